@@ -1,0 +1,39 @@
+package org.ubft.common;
+
+import net.jpountz.xxhash.XXHash64;
+import net.jpountz.xxhash.XXHashFactory;
+import org.agrona.DirectBuffer;
+
+import java.nio.ByteBuffer;
+
+/**
+ * xxHash64 checksums over Agrona buffers, computed in place (no copy, no allocation) with LZ4-java's
+ * pure-Java implementation, which beats the JNI one for the small inputs we hash (register values,
+ * ring-buffer slots). A checksum detects torn reads and corruption, not forgery.
+ */
+public final class Checksums {
+    /** Seed of every checksum in uBFT-J; part of the formats on the fabric. */
+    public static final long SEED = 0x7542_4654_4AL; // "uBFTJ"
+
+    private static final XXHash64 XX = XXHashFactory.safeInstance().hash64();
+
+    private Checksums() {
+    }
+
+    /** xxHash64 of {@code length} bytes of {@code buffer} from {@code index}. */
+    public static long xxHash64(DirectBuffer buffer, int index, int length) {
+        byte[] array = buffer.byteArray();
+        if (array != null) {
+            return XX.hash(array, (int) buffer.wrapAdjustment() + index, length, SEED);
+        }
+        ByteBuffer bb = buffer.byteBuffer();
+        if (bb != null) {
+            return XX.hash(bb, (int) buffer.wrapAdjustment() + index, length, SEED);
+        }
+        throw new IllegalArgumentException("buffer wraps a raw address; wrap a ByteBuffer or byte[] to checksum it");
+    }
+
+    public static long xxHash64(byte[] bytes, int offset, int length) {
+        return XX.hash(bytes, offset, length, SEED);
+    }
+}
