@@ -1,0 +1,148 @@
+package org.ubft.common.config;
+
+import java.util.List;
+
+/**
+ * The fixed keys of a cluster file: name, default, accepted values and meaning. The endpoint keys
+ * {@code replica.<i>}, {@code memnode.<j>} and {@code client.<k>} are patterns, handled by
+ * {@link EndpointRole}. A default may mention {@code <cluster.name>}, replaced by the cluster's name.
+ */
+public enum ConfigKey {
+    CLUSTER_NAME("cluster.name", Kind.NAME, null, 0, 0, List.of(),
+            "name of the cluster; names its shm directory and key directory"),
+    F("f", Kind.INT, "1", 1, 100, List.of(),
+            "Byzantine replicas tolerated; the cluster has n = 2f+1 replicas"),
+    FM("fm", Kind.INT, "1", 1, 100, List.of(),
+            "crashed memory nodes tolerated; the cluster has 2fm+1 memory nodes"),
+    FABRIC("fabric", Kind.CHOICE, null, 0, 0, List.of("shm", "tcp"),
+            "how processes reach each other's memory: shm (one host) or tcp (the endpoints below)"),
+    FABRIC_SHM_DIR("fabric.shm.dir", Kind.PATH, "/dev/shm/ubft-<cluster.name>", 0, 0, List.of(),
+            "directory of the shm fabric's memory-mapped regions"),
+    CTBCAST_TAIL("ctbcast.tail", Kind.INT, "128", 2, 4096, List.of(),
+            "t: CTBcast delivers the last t messages of each broadcaster; slots per tail channel and register array"),
+    CONSENSUS_WINDOW("consensus.window", Kind.INT, "256", 1, 65536, List.of(),
+            "W: consensus slots opened by each checkpoint"),
+    REGISTER_VALUE_BYTES("register.value.bytes", Kind.INT, "104", 8, 4096, List.of(),
+            "bytes of an SWMR register value (8 B identifier + 32 B fingerprint + 64 B signature = 104)"),
+    REGISTER_DELTA_US("register.delta.us", Kind.INT, "100", 1, 1_000_000, List.of(),
+            "δ in microseconds: a register's writer waits δ between two writes; slower reads retry"),
+    CHANNEL_MAX_MESSAGE_BYTES("channel.max.message.bytes", Kind.INT, "8192", 64, 1_048_576, List.of(),
+            "largest message a tail channel carries, in bytes; sizes the channel's slots"),
+    FABRIC_OP_TIMEOUT_MS("fabric.op.timeout.ms", Kind.INT, "50", 1, 60_000, List.of(),
+            "a fabric READ or WRITE not answered within this many milliseconds completes UNREACHABLE"),
+    FABRIC_MAX_OUTSTANDING("fabric.max.outstanding", Kind.INT, "4096", 1, 1_048_576, List.of(),
+            "fabric operations a process may have in flight at once"),
+    IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "backoff", 0, 0, IdleStrategies.NAMES,
+            "what an agent does when it finds no work (busy-spin only on dedicated cores)"),
+    KEYS_DIR("keys.dir", Kind.PATH, "keys/<cluster.name>", 0, 0, List.of(),
+            "directory of the key pairs of replicas and clients");
+
+    /** Stands for the cluster's name in a default. */
+    public static final String CLUSTER_NAME_PLACEHOLDER = "<cluster.name>";
+
+    /** How a key's value is checked. */
+    enum Kind { NAME, INT, CHOICE, PATH }
+
+    private final String key;
+    private final Kind kind;
+    private final String defaultTemplate;
+    private final int min;
+    private final int max;
+    private final List<String> choices;
+    private final String description;
+
+    ConfigKey(String key, Kind kind, String defaultTemplate, int min, int max, List<String> choices, String description) {
+        this.key = key;
+        this.kind = kind;
+        this.defaultTemplate = defaultTemplate;
+        this.min = min;
+        this.max = max;
+        this.choices = choices;
+        this.description = description;
+    }
+
+    /** The key as written in a cluster file. */
+    public String key() {
+        return key;
+    }
+
+    /** Whether a cluster file must set this key (it has no default). */
+    public boolean required() {
+        return defaultTemplate == null;
+    }
+
+    /** The default as documented, possibly mentioning {@code <cluster.name>}; {@code null} if required. */
+    public String defaultTemplate() {
+        return defaultTemplate;
+    }
+
+    /**
+     * The default for the cluster named {@code clusterName}; {@code null} if the key is required, or if the
+     * default depends on the cluster's name and {@code clusterName} is {@code null}.
+     */
+    public String defaultValue(String clusterName) {
+        if (defaultTemplate == null || !defaultTemplate.contains(CLUSTER_NAME_PLACEHOLDER)) {
+            return defaultTemplate;
+        }
+        return clusterName == null ? null : defaultTemplate.replace(CLUSTER_NAME_PLACEHOLDER, clusterName);
+    }
+
+    /** What the key accepts, phrased to follow "expected", e.g. "an integer from 2 to 4096". */
+    public String expected() {
+        switch (kind) {
+            case NAME:
+                return "1 to 64 lower-case letters, digits and '-', like my-cluster";
+            case INT:
+                return "an integer from " + min + " to " + max;
+            case CHOICE:
+                return "one of " + String.join(", ", choices);
+            case PATH:
+                return "a directory path";
+            default:
+                throw new AssertionError(kind);
+        }
+    }
+
+    /** A value to show in "add a line 'key = value'" advice. */
+    String example() {
+        switch (kind) {
+            case NAME:
+                return "my-cluster";
+            case CHOICE:
+                return choices.get(0);
+            default:
+                return defaultTemplate;
+        }
+    }
+
+    /** What the key means, one line. */
+    public String description() {
+        return description;
+    }
+
+    Kind kind() {
+        return kind;
+    }
+
+    int min() {
+        return min;
+    }
+
+    int max() {
+        return max;
+    }
+
+    List<String> choices() {
+        return choices;
+    }
+
+    /** The key named {@code key}, or {@code null}. */
+    public static ConfigKey of(String key) {
+        for (ConfigKey k : values()) {
+            if (k.key.equals(key)) {
+                return k;
+            }
+        }
+        return null;
+    }
+}
