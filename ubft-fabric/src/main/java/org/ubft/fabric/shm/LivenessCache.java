@@ -51,6 +51,11 @@ final class LivenessCache {
         return probe(node, entries.get(node), clock.nanoTime());
     }
 
+    /** Peers currently cached. */
+    int size() {
+        return entries.size();
+    }
+
     private boolean probe(int node, Entry e, long now) {
         if (e == null) {
             if (entries.size() >= MAX_PEERS) {

@@ -54,6 +54,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * faulty process that is outside the API. Use {@code tcp} or {@code rdma} where peers must not be trusted
  * with the host.
  *
+ * <h2>Memory</h2>
+ * Bounded: the completion ring holds {@link ShmOptions#maxOutstanding()} entries, a poster keeps at most
+ * {@link PeerRegionCache#MAX_MAPPINGS} mappings of peers' files and the liveness of at most
+ * {@link LivenessCache#MAX_PEERS} peers; posting allocates nothing once a peer's file is mapped.
+ *
  * <p>One thread uses an instance, as the contract says. Several instances (nodes) may live in one JVM.
  */
 public final class ShmFabric implements Fabric {

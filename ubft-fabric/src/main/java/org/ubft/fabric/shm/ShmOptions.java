@@ -31,6 +31,15 @@ public record ShmOptions(Path directory, int localNode, int maxOutstanding, long
         }
     }
 
+    /** The conventional directory of cluster {@code cluster}'s files: {@code /dev/shm/ubft-<cluster>}. */
+    public static Path defaultDirectory(String cluster) {
+        if (cluster.isEmpty() || !cluster.matches("[A-Za-z0-9._-]+") || cluster.startsWith(".")) {
+            throw new IllegalArgumentException("cluster name must be letters, digits, '.', '_' or '-' and not "
+                + "start with '.', got '" + cluster + "'");
+        }
+        return Path.of("/dev/shm", "ubft-" + cluster);
+    }
+
     /** Options with the default outstanding bound and liveness check interval. */
     public static ShmOptions of(Path directory, int localNode) {
         return new ShmOptions(directory, localNode, DEFAULT_MAX_OUTSTANDING, DEFAULT_LIVENESS_CHECK_NANOS);
