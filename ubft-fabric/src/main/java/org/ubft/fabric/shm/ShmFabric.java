@@ -56,8 +56,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <h2>Memory</h2>
  * Bounded: the completion ring holds {@link ShmOptions#maxOutstanding()} entries, a poster keeps at most
- * {@link PeerRegionCache#MAX_MAPPINGS} mappings of peers' files and the liveness of at most
- * {@link LivenessCache#MAX_PEERS} peers; posting allocates nothing once a peer's file is mapped.
+ * 1024 mappings of peers' files and the liveness of at most 4096 peers (dropping old entries past that);
+ * posting allocates nothing once a peer's file is mapped.
  *
  * <p>One thread uses an instance, as the contract says. Several instances (nodes) may live in one JVM.
  */
