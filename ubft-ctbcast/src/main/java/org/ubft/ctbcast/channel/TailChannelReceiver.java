@@ -16,8 +16,11 @@ import org.ubft.fabric.Permissions;
  * <ul>
  *   <li>Delivers messages in strictly increasing index order, each at most once, each exactly as a
  *       sender wrote it into a slot with a valid checksum for its incarnation and size.</li>
- *   <li>With a correct sender that keeps writing, it delivers at least the last t messages: when it was
- *       lapped it skips to the oldest message that can still be in the ring (§6.2).</li>
+ *   <li>With a correct sender (staging capacity at least t) whose WRITEs succeed, it delivers at least
+ *       the last t messages sent: when it was lapped it skips to the oldest message that can still be in
+ *       the ring (§6.2). A lost WRITE stalls it at that message until its slot is written again.</li>
+ *   <li>The indices it delivers are what the sender's incarnations say: a Byzantine sender can make it
+ *       skip (up to {@link TailChannelLayout#MAX_INDEX}), never go back.</li>
  *   <li>Whatever bytes land in the ring (torn writes, a Byzantine sender), {@link #poll} returns after
  *       a bounded amount of work, reads only inside the ring, allocates nothing and never throws
  *       because of the ring's contents. A slot with a bad checksum or size is "not yet", never delivered.</li>
@@ -25,6 +28,11 @@ import org.ubft.fabric.Permissions;
  * Single-threaded, on the thread that uses the region's fabric.
  */
 public final class TailChannelReceiver {
+    /** Outcomes of examining one slot. */
+    private static final int NOT_YET = 0;
+    private static final int DELIVERED = 1;
+    private static final int LAPPED = 2;
+
     private final TailChannelLayout layout;
     private final AtomicBuffer ring;
     /** Private copy of the slot being examined (§6.2: "copies the entire message to a private buffer"). */
@@ -90,10 +98,6 @@ public final class TailChannelReceiver {
         }
         return count;
     }
-
-    private static final int NOT_YET = 0;
-    private static final int DELIVERED = 1;
-    private static final int LAPPED = 2;
 
     /** Examines the slot of message {@link #next} once. */
     private int examine(TailMessageHandler handler) {
