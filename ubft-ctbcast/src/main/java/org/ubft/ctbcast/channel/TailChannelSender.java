@@ -1,0 +1,192 @@
+package org.ubft.ctbcast.channel;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.fabric.CompletionHandler;
+import org.ubft.fabric.CompletionRouter;
+import org.ubft.fabric.Fabric;
+import org.ubft.fabric.Status;
+
+/**
+ * Sending end of a tail channel (paper §6.2). Message k goes into slot k mod t of a local mirror of the
+ * receiver's ring and then to the receiver with one fabric WRITE of that slot. No acknowledgements:
+ * newer messages overwrite older ones whether or not they were delivered.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #send} never blocks: it writes at once if the message's slot is free, otherwise it queues
+ *       the message in a bounded staging ring that evicts its oldest message when full (§6.2). A staging
+ *       capacity of at least t keeps every one of the last t messages.</li>
+ *   <li>A slot has at most one WRITE in flight; its completion, which the owner routes here through a
+ *       {@link CompletionRouter} under this sender's tag, frees it and lets staged messages go (posted from
+ *       inside {@link #onCompletion}).</li>
+ *   <li>A WRITE that ends UNREACHABLE or ACCESS_DENIED is counted and its slot reused: the channel does not
+ *       retransmit (tail semantics; the receiver catches up when the slot is written again).</li>
+ *   <li>Memory is fixed at construction (mirror of t slots, staging of the given capacity); sending
+ *       allocates nothing beyond what the fabric does. Single-threaded, on the fabric's thread.</li>
+ * </ul>
+ */
+public final class TailChannelSender implements CompletionHandler {
+    private final Fabric fabric;
+    private final int tag;
+    private final int receiverNode;
+    private final int regionId;
+    private final TailChannelLayout layout;
+    /** §6.2: "the sender allocates a mirror image of the receiver's buffer in its local memory". */
+    private final UnsafeBuffer mirror;
+    /** §6.2: a slot is unavailable until the completion of its WRITE. */
+    private final boolean[] inFlight;
+    private final StagingRing staging;
+    private int inFlightCount;
+    private long nextIndex;
+    private long written;
+    private long unreachable;
+    private long denied;
+    private long evicted;
+    private long strayCompletions;
+
+    /**
+     * @param fabric           the sender's fabric
+     * @param tag              this sender's {@link CompletionRouter} tag; register this object under it
+     * @param receiverNode     node owning the ring
+     * @param regionId         the ring's region on that node
+     * @param stagingCapacity  most messages waiting for a slot (at least t keeps the last t)
+     */
+    public TailChannelSender(Fabric fabric, int tag, int receiverNode, int regionId, TailChannelLayout layout,
+                             int stagingCapacity) {
+        CompletionRouter.compose(tag, 0); // validates the tag
+        this.fabric = fabric;
+        this.tag = tag;
+        this.receiverNode = receiverNode;
+        this.regionId = regionId;
+        this.layout = layout;
+        this.mirror = new UnsafeBuffer(new byte[layout.ringBytes()]);
+        this.inFlight = new boolean[layout.t()];
+        this.staging = new StagingRing(stagingCapacity, layout.maxMessageBytes());
+    }
+
+    /**
+     * Sends {@code length} bytes of {@code src} from {@code offset} as the next message.
+     *
+     * @return the message's index
+     * @throws IllegalArgumentException if the message is longer than the layout's maximum (a local error)
+     */
+    public long send(DirectBuffer src, int offset, int length) {
+        if (length < 0 || length > layout.maxMessageBytes()) {
+            throw new IllegalArgumentException("message of " + length + " bytes; at most " + layout.maxMessageBytes());
+        }
+        if (nextIndex >= TailChannelLayout.MAX_INDEX) {
+            throw new IllegalStateException("channel exhausted its message indices");
+        }
+        long index = nextIndex++;
+        if (staging.isEmpty() && canWrite(index)) {
+            write(index, src, offset, length);
+        } else if (staging.add(index, src, offset, length)) {
+            evicted++; // §6.2: evict the oldest queued message to accommodate a newer one
+        }
+        flush();
+        return index;
+    }
+
+    /** Takes the completion of one of this sender's WRITEs: frees its slot and forwards staged messages. */
+    @Override
+    public void onCompletion(long workRequestId, Status status) {
+        long slot = CompletionRouter.sequenceOf(workRequestId);
+        if (CompletionRouter.tagOf(workRequestId) != tag || slot >= inFlight.length || !inFlight[(int) slot]) {
+            strayCompletions++;
+            return;
+        }
+        inFlight[(int) slot] = false;
+        inFlightCount--;
+        switch (status) {
+            case SUCCESS -> written++;
+            case UNREACHABLE -> unreachable++;
+            case ACCESS_DENIED -> denied++;
+        }
+        flush();
+    }
+
+    /**
+     * Posts staged messages, oldest first, while their slots are free and the fabric takes more operations.
+     * {@link #send} and {@link #onCompletion} call it; an owner sharing the fabric with others may call it
+     * when room frees up.
+     *
+     * @return messages posted
+     */
+    public int flush() {
+        int posted = 0;
+        while (!staging.isEmpty() && canWrite(staging.headIndex())) {
+            write(staging.headIndex(), staging.payloads(), staging.headOffset(), staging.headLength());
+            staging.removeHead();
+            posted++;
+        }
+        return posted;
+    }
+
+    private boolean canWrite(long index) {
+        return !inFlight[layout.slot(index)] && fabric.outstanding() < fabric.maxOutstanding();
+    }
+
+    private void write(long index, DirectBuffer src, int offset, int length) {
+        int slot = layout.slot(index);
+        int slotOffset = slot * layout.slotBytes();
+        int bytes = layout.writeSlot(mirror, slotOffset, index, src, offset, length);
+        // §6.2: one WRITE of the whole slot (header and payload); the receiver's checksum catches torn ones.
+        fabric.write(CompletionRouter.compose(tag, slot), receiverNode, regionId, slotOffset, mirror, slotOffset, bytes);
+        inFlight[slot] = true;
+        inFlightCount++;
+    }
+
+    /** Index the next message will get (= messages sent so far). */
+    public long nextIndex() {
+        return nextIndex;
+    }
+
+    /** WRITEs posted and not yet completed. */
+    public int inFlight() {
+        return inFlightCount;
+    }
+
+    /** Messages waiting in the staging ring. */
+    public int staged() {
+        return staging.size();
+    }
+
+    /** True when nothing is in flight or staged. */
+    public boolean isIdle() {
+        return inFlightCount == 0 && staging.isEmpty();
+    }
+
+    /** WRITEs that completed SUCCESS. */
+    public long written() {
+        return written;
+    }
+
+    /** WRITEs that ended UNREACHABLE (they may or may not have landed). */
+    public long unreachableWrites() {
+        return unreachable;
+    }
+
+    /** WRITEs the receiver's fabric refused (wrong region, size or permission: a set-up error or a Byzantine receiver). */
+    public long deniedWrites() {
+        return denied;
+    }
+
+    /** Messages evicted from the staging ring before they could be written. */
+    public long evicted() {
+        return evicted;
+    }
+
+    /** Completions under this tag that matched no WRITE in flight (ignored). */
+    public long strayCompletions() {
+        return strayCompletions;
+    }
+
+    public int tag() {
+        return tag;
+    }
+
+    public TailChannelLayout layout() {
+        return layout;
+    }
+}
