@@ -27,7 +27,8 @@ import org.agrona.MutableDirectBuffer;
  *       operations are in flight per fabric; posting more is a local error ({@link FabricException}), since
  *       every upper layer bounds its own outstanding operations.</li>
  *   <li>One thread uses a fabric instance: it posts, polls and reads {@link LocalRegion#buffer()}.
- *       Implementations may use threads of their own inside.</li>
+ *       Implementations may use threads of their own inside. A {@link CompletionHandler} may post new
+ *       operations from inside {@link #poll(CompletionHandler, int)}.</li>
  * </ul>
  */
 public interface Fabric extends AutoCloseable {

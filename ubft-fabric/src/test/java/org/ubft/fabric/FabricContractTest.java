@@ -325,6 +325,35 @@ public abstract class FabricContractTest {
     }
 
     @Test
+    void completionHandlersMayPostFromInsidePoll() {
+        UnsafeBuffer src = new UnsafeBuffer(new byte[8]);
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+        src.putLong(0, 77);
+        List<Long> seen = new ArrayList<>();
+        CompletionHandler chain = new CompletionHandler() {
+            @Override
+            public void onCompletion(long id, Status status) {
+                assertEquals(Status.SUCCESS, status);
+                seen.add(id);
+                if (id < 5) {
+                    writer.read(id + 1, OWNER, REGION, 0, dst, 0, 8);
+                }
+            }
+        };
+        writer.write(1, OWNER, REGION, 0, src, 0, 8);
+        long deadline = testbed.nanoTime() + 10 * testbed.completionBoundNanos();
+        while (seen.size() < 5) {
+            if (writer.poll(chain, 16) == 0) {
+                assertTrue(testbed.nanoTime() < deadline, "chained operations stopped completing: " + seen);
+                testbed.progress();
+            }
+        }
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L), seen);
+        assertEquals(77, dst.getLong(0));
+        assertEquals(0, writer.outstanding());
+    }
+
+    @Test
     void postingBeyondTheOutstandingBoundIsALocalError() {
         UnsafeBuffer buf = new UnsafeBuffer(new byte[8]);
         int max = writer.maxOutstanding();
