@@ -268,6 +268,7 @@ class TcpByzantineInputTest {
                 assertTrue(c.awaitClosedByPeer(CLOSE_WAIT_MS), "the third connection must be refused");
                 awaitCounter(Counter.CONNECTIONS_REJECTED, 1);
                 a.handshake(READER);
+                b.handshake(NodeId.replica(5)); // the two admitted connections work
             }
             // The raw peers are gone: the correct peer gets in.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

@@ -60,6 +60,12 @@ public final class TcpFabricTestbed implements FabricTestbed {
         return fabric;
     }
 
+    /** Makes the testbed close {@code fabric} at the end and count its internal errors. */
+    public TcpFabric track(TcpFabric fabric) {
+        opened.add(fabric);
+        return fabric;
+    }
+
     /** The fabric last opened for {@code nodeId}. */
     public TcpFabric fabric(int nodeId) {
         return fabrics.get(nodeId);

@@ -55,7 +55,8 @@ class TcpFailureHandlingTest {
 
     /** A client fabric whose operation timeout is {@code timeoutMs}. */
     private TcpFabric client(long timeoutMs) {
-        TcpFabric f = new TcpFabric(testbed.options(CLIENT).operationTimeout(timeoutMs, TimeUnit.MILLISECONDS).build());
+        TcpFabric f = testbed.track(
+            new TcpFabric(testbed.options(CLIENT).operationTimeout(timeoutMs, TimeUnit.MILLISECONDS).build()));
         testbed.addresses().put(CLIENT, f.localAddress());
         return f;
     }
@@ -75,15 +76,18 @@ class TcpFailureHandlingTest {
     }
 
     @Test
-    void lateAnswerToATimedOutReadNeverReachesItsDestination() throws IOException {
+    void lateAnswerToATimedOutReadNeverReachesAnyDestination() throws IOException {
         try (TcpFabric client = client(300)) {
             Completions cq = new Completions(testbed, client);
             UnsafeBuffer dst = new UnsafeBuffer(new byte[64]);
+            UnsafeBuffer nextDst = new UnsafeBuffer(new byte[64]);
             client.read(1, FAKE_OWNER, REGION, 0, dst, 0, 64);
             try (RawPeer owner = acceptAs(FAKE_OWNER)) {
                 UnsafeBuffer request = owner.readFrame(10_000);
                 assertEquals(Wire.READ_REQ, Wire.type(request, 0));
                 assertEquals(Status.UNREACHABLE, cq.await(1), "no answer within the timeout");
+                // The next operation may reuse the first one's descriptor: the late answer must not find it.
+                client.read(2, FAKE_OWNER, REGION, 0, nextDst, 0, 64);
                 byte[] data = new byte[64];
                 java.util.Arrays.fill(data, (byte) 0x77);
                 try {
@@ -93,11 +97,13 @@ class TcpFailureHandlingTest {
                 }
                 assertTrue(owner.awaitClosedByPeer(10_000), "a timed-out sent operation closes its connection");
             }
-            sleepMs(100);
+            assertEquals(Status.UNREACHABLE, cq.await(2), "nobody accepts the reconnection");
             for (int i = 0; i < 64; i++) {
                 assertEquals(0, dst.getByte(i), "a late answer was written into a buffer handed back");
+                assertEquals(0, nextDst.getByte(i), "a late answer was written into another operation's buffer");
             }
-            assertEquals(1, client.counters().get(Counter.OPERATIONS_TIMED_OUT));
+            assertEquals(2, client.counters().get(Counter.OPERATIONS_TIMED_OUT));
+            assertEquals(0, client.counters().get(Counter.INTERNAL_ERRORS));
         }
     }
 
