@@ -3,6 +3,7 @@ package org.ubft.fabric.tcp;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.ubft.common.NodeId;
 import org.ubft.fabric.Status;
 
 import java.io.IOException;
@@ -63,7 +64,7 @@ final class NetworkAgent implements Agent {
 
     @Override
     public String roleName() {
-        return "ubft-tcp-" + org.ubft.common.NodeId.toString(localNode);
+        return "ubft-tcp-" + NodeId.toString(localNode);
     }
 
     @Override

@@ -7,7 +7,6 @@ package org.ubft.fabric.tcp;
 final class OperationQueue {
     private TcpOperation head;
     private TcpOperation tail;
-    private int size;
 
     void add(TcpOperation op) {
         op.next = null;
@@ -17,7 +16,6 @@ final class OperationQueue {
             tail.next = op;
         }
         tail = op;
-        size++;
     }
 
     TcpOperation peek() {
@@ -32,16 +30,11 @@ final class OperationQueue {
                 tail = null;
             }
             op.next = null;
-            size--;
         }
         return op;
     }
 
     boolean isEmpty() {
         return head == null;
-    }
-
-    int size() {
-        return size;
     }
 }

@@ -43,14 +43,6 @@ final class PeerLink extends Connection {
         this.backoff = new Backoff(o.connectBackoffInitialNanos(), o.connectBackoffMaxNanos());
     }
 
-    int peer() {
-        return peer;
-    }
-
-    boolean isReady() {
-        return state == State.READY;
-    }
-
     void submit(TcpOperation op) {
         unsent.add(op);
     }

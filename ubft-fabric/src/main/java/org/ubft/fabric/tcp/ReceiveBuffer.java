@@ -15,7 +15,7 @@ import java.nio.channels.ReadableByteChannel;
 final class ReceiveBuffer {
     private ByteBuffer byteBuffer;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private int limit;
+    private final int limit;
     private int readIndex;
     private int writeIndex;
 
@@ -35,10 +35,6 @@ final class ReceiveBuffer {
     /** Largest frame this buffer may hold. */
     int limit() {
         return limit;
-    }
-
-    void limit(int limit) {
-        this.limit = limit;
     }
 
     int readIndex() {

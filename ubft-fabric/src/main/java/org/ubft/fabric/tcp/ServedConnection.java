@@ -87,6 +87,7 @@ final class ServedConnection extends Connection {
         tx.commit(Wire.HELLO_LENGTH);
         peer = announced;
         bound = true;
+        // Last use of this frame: growing moves the unparsed bytes (this HELLO included) to index 0.
         rx.ensureCapacity(BOUND_BUFFER_BYTES);
         agent.counters().increment(TcpCounters.Counter.HANDSHAKES_COMPLETED);
         agent.bound(this);
