@@ -1,0 +1,279 @@
+package org.ubft.fabric.tcp;
+
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.ubft.common.NodeId;
+import org.ubft.fabric.Status;
+
+import java.io.IOException;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * The tcp fabric's network thread, as an Agrona {@link Agent}: one duty cycle takes this node's newly
+ * posted operations, serves what the sockets have (accepts, peers' requests on this node's regions,
+ * answers to this node's requests), then expires, connects and sends per peer. Completions go to the
+ * user thread through the completion queue, after any READ data was written into its destination.
+ *
+ * <p>Nothing in a cycle blocks: sockets are non-blocking and polled with {@code selectNow}; the
+ * runner's idle strategy paces the thread when there is no work. An unexpected exception while
+ * handling one connection closes that connection and is counted; it never stops the thread.
+ */
+final class NetworkAgent implements Agent {
+    private static final int SUBMISSIONS_PER_CYCLE = 256;
+    private static final int ACCEPTS_PER_CYCLE = 16;
+
+    private final TcpOptions options;
+    private final int localNode;
+    private final TcpCounters counters;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final OneToOneConcurrentArrayQueue<TcpOperation> submissions;
+    private final OneToOneConcurrentArrayQueue<TcpOperation> completions;
+    private final AtomicReference<RegionTable> regions;
+    private final Int2ObjectHashMap<PeerLink> linkByPeer = new Int2ObjectHashMap<>();
+    private final ArrayList<PeerLink> links = new ArrayList<>();
+    private final ArrayList<ServedConnection> served = new ArrayList<>();
+    private final Int2ObjectHashMap<ServedConnection> servedByPeer = new Int2ObjectHashMap<>();
+    private final Consumer<TcpOperation> onSubmission = this::onSubmission;
+    private final Consumer<SelectionKey> onSelected = this::onSelected;
+    private volatile Throwable lastInternalError;
+    private int handshaking;
+    private long now;
+
+    NetworkAgent(TcpOptions options, TcpCounters counters, Selector selector, ServerSocketChannel server,
+                 OneToOneConcurrentArrayQueue<TcpOperation> submissions,
+                 OneToOneConcurrentArrayQueue<TcpOperation> completions, AtomicReference<RegionTable> regions) {
+        this.options = options;
+        this.localNode = options.localNode();
+        this.counters = counters;
+        this.selector = selector;
+        this.server = server;
+        this.submissions = submissions;
+        this.completions = completions;
+        this.regions = regions;
+        this.now = options.clock().nanoTime();
+    }
+
+    @Override
+    public String roleName() {
+        return "ubft-tcp-" + NodeId.toString(localNode);
+    }
+
+    @Override
+    public void onStart() {
+        try {
+            server.register(selector, SelectionKey.OP_ACCEPT, server);
+        } catch (IOException e) {
+            internalError(e);
+        }
+    }
+
+    @Override
+    public int doWork() throws IOException {
+        now = options.clock().nanoTime();
+        int work = submissions.drain(onSubmission, SUBMISSIONS_PER_CYCLE);
+        work += selector.selectNow(onSelected);
+        now = options.clock().nanoTime();
+        for (int i = 0; i < links.size(); i++) {
+            PeerLink link = links.get(i);
+            try {
+                work += link.doWork(now);
+            } catch (RuntimeException e) {
+                internalError(e);
+                link.close("internal error: " + e);
+            }
+        }
+        if (handshaking > 0) {
+            for (int i = served.size() - 1; i >= 0; i--) {
+                if (served.get(i).expireHandshake(now)) {
+                    work++;
+                }
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public void onClose() {
+        for (int i = 0; i < links.size(); i++) {
+            links.get(i).shutdown();
+        }
+        for (int i = served.size() - 1; i >= 0; i--) {
+            served.get(i).close("fabric closed");
+        }
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // best effort
+        }
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
+    // ---- what connections use -----------------------------------------------------------------------
+
+    TcpOptions options() {
+        return options;
+    }
+
+    int localNode() {
+        return localNode;
+    }
+
+    TcpCounters counters() {
+        return counters;
+    }
+
+    Selector selector() {
+        return selector;
+    }
+
+    long now() {
+        return now;
+    }
+
+    TcpRegion region(int regionId) {
+        return regions.get().get(regionId);
+    }
+
+    /** Hands a finished operation to the user thread. */
+    void complete(TcpOperation op, Status status) {
+        op.status = status;
+        if (!completions.offer(op)) {
+            // Cannot happen: the queue holds maxOutstanding and no more operations exist.
+            throw new IllegalStateException("completion queue full");
+        }
+    }
+
+    /**
+     * A served connection completed its HELLO as {@code connection.peer()}: it replaces any older
+     * connection of that peer, whose unprocessed requests are dropped, so that requests sent after a
+     * reconnection are never overtaken by requests of the connection it replaced.
+     */
+    void bound(ServedConnection connection) {
+        handshaking--;
+        ServedConnection older = servedByPeer.put(connection.peer(), connection);
+        if (older != null && older != connection) {
+            older.close("replaced by a new connection of the same peer");
+        }
+    }
+
+    /** A served connection closed. */
+    void unbound(ServedConnection connection) {
+        served.remove(connection);
+        if (connection.isBound()) {
+            servedByPeer.remove(connection.peer(), connection);
+        } else {
+            handshaking--;
+        }
+    }
+
+    Throwable lastInternalError() {
+        return lastInternalError;
+    }
+
+    void internalError(Throwable t) {
+        lastInternalError = t;
+        counters.increment(TcpCounters.Counter.INTERNAL_ERRORS);
+    }
+
+    // ---- duty-cycle steps ---------------------------------------------------------------------------
+
+    private void onSubmission(TcpOperation op) {
+        if (op.owner == localNode) {
+            serveLocally(op);
+            return;
+        }
+        PeerLink link = linkByPeer.get(op.owner);
+        if (link == null) {
+            link = new PeerLink(this, op.owner);
+            linkByPeer.put(op.owner, link);
+            links.add(link);
+        }
+        link.submit(op);
+    }
+
+    /** An operation on this node's own region: full access, done at once, in order with the others. */
+    private void serveLocally(TcpOperation op) {
+        TcpRegion region = region(op.regionId);
+        if (!RegionAccess.allows(region, localNode, localNode, op.isWrite, op.offset, op.length)) {
+            complete(op, Status.ACCESS_DENIED);
+            return;
+        }
+        if (op.isWrite) {
+            WordCopy.toRegion(op.payload, 0, region.buffer(), op.offset, op.length);
+        } else {
+            WordCopy.fromRegion(region.buffer(), op.offset, op.dst, op.dstIndex, op.length);
+        }
+        complete(op, Status.SUCCESS);
+    }
+
+    private void onSelected(SelectionKey key) {
+        Object attachment = key.attachment();
+        if (attachment == server) {
+            accept();
+            return;
+        }
+        Connection connection = (Connection) attachment;
+        if (!key.isValid() || connection.key != key) {
+            return;
+        }
+        try {
+            connection.onReady(key);
+        } catch (RuntimeException e) {
+            internalError(e);
+            connection.close("internal error: " + e);
+        }
+    }
+
+    private void accept() {
+        for (int i = 0; i < ACCEPTS_PER_CYCLE; i++) {
+            SocketChannel socket;
+            try {
+                socket = server.accept();
+            } catch (IOException e) {
+                return;
+            }
+            if (socket == null) {
+                return;
+            }
+            counters.increment(TcpCounters.Counter.CONNECTIONS_ACCEPTED);
+            if (served.size() >= options.maxConnections()) {
+                counters.increment(TcpCounters.Counter.CONNECTIONS_REJECTED);
+                closeQuietly(socket);
+                continue;
+            }
+            try {
+                socket.configureBlocking(false);
+                socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
+                ServedConnection connection = new ServedConnection(this, socket, key, now);
+                key.attach(connection);
+                served.add(connection);
+                handshaking++;
+            } catch (IOException e) {
+                counters.increment(TcpCounters.Counter.CONNECTIONS_CLOSED);
+                closeQuietly(socket);
+            }
+        }
+    }
+
+    private static void closeQuietly(SocketChannel socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+}

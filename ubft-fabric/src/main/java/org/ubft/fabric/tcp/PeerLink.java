@@ -1,0 +1,287 @@
+package org.ubft.fabric.tcp;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.NodeId;
+import org.ubft.fabric.Status;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+
+/**
+ * This node's side of its operations on one owner: the queue of operations not yet sent, the
+ * operations sent and not yet answered (in sending order), and the one outbound connection that
+ * carries them, dialled on demand with exponential backoff. One connection per direction of a peer
+ * pair keeps one poster's operations in order, and the owner answers in order, so each response must
+ * match the oldest unanswered request.
+ *
+ * <p>Failure handling: operations wait for a connection until their deadline and then end
+ * UNREACHABLE (the owner may be starting); losing the connection ends every sent operation
+ * UNREACHABLE; a sent operation whose deadline passes closes the connection, which is how a late
+ * answer is kept from ever reaching a destination buffer already handed back to the caller.
+ */
+final class PeerLink extends Connection {
+    private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
+
+    private enum State { IDLE, CONNECTING, HANDSHAKING, READY }
+
+    private final int peer;
+    private final Backoff backoff;
+    private final OperationQueue unsent = new OperationQueue();
+    private final OperationQueue sent = new OperationQueue();
+    private State state = State.IDLE;
+    private long nextAttemptNanos;
+    private long handshakeDeadlineNanos;
+    private long nextRequestId;
+
+    PeerLink(NetworkAgent agent, int peer) {
+        super(agent);
+        this.peer = peer;
+        TcpOptions o = agent.options();
+        this.backoff = new Backoff(o.connectBackoffInitialNanos(), o.connectBackoffMaxNanos());
+    }
+
+    void submit(TcpOperation op) {
+        unsent.add(op);
+    }
+
+    /** Timeouts, connection attempts and sending; called every duty cycle. */
+    int doWork(long now) {
+        int work = expire(now);
+        if ((state == State.CONNECTING || state == State.HANDSHAKING) && now - handshakeDeadlineNanos >= 0) {
+            if (state == State.CONNECTING) {
+                abandonAttempt("connect timed out");
+            } else {
+                handshakeFailed("no HELLO from " + NodeId.toString(peer) + " in time");
+            }
+            work++;
+        }
+        if (state == State.IDLE && !unsent.isEmpty() && now - nextAttemptNanos >= 0) {
+            startConnect(now);
+            work++;
+        }
+        if (state == State.READY && !unsent.isEmpty()) {
+            work += sendUnsent();
+            if (isOpen()) {
+                flush();
+                updateInterest();
+            }
+        }
+        return work;
+    }
+
+    private int expire(long now) {
+        int work = 0;
+        TcpOperation head = sent.peek();
+        if (head != null && now - head.deadlineNanos >= 0) {
+            sent.poll();
+            agent.counters().increment(TcpCounters.Counter.OPERATIONS_TIMED_OUT);
+            agent.complete(head, Status.UNREACHABLE);
+            close("operation timed out");
+            work++;
+        }
+        while ((head = unsent.peek()) != null && now - head.deadlineNanos >= 0) {
+            unsent.poll();
+            agent.counters().increment(TcpCounters.Counter.OPERATIONS_TIMED_OUT);
+            agent.complete(head, Status.UNREACHABLE);
+            work++;
+        }
+        return work;
+    }
+
+    private void startConnect(long now) {
+        InetSocketAddress address;
+        try {
+            address = agent.options().peerResolver().apply(peer);
+        } catch (RuntimeException e) {
+            address = null;
+        }
+        if (address == null) {
+            nextAttemptNanos = now + backoff.next();
+            return;
+        }
+        agent.counters().increment(TcpCounters.Counter.CONNECT_ATTEMPTS);
+        handshakeDeadlineNanos = now + agent.options().handshakeTimeoutNanos();
+        SocketChannel socket = null;
+        try {
+            socket = SocketChannel.open();
+            socket.configureBlocking(false);
+            socket.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            boolean connected = socket.connect(address);
+            SelectionKey socketKey = socket.register(agent.selector(), 0, this);
+            if (rx == null) {
+                rx = new ReceiveBuffer(INITIAL_BUFFER_BYTES, agent.options().maxFrameBytes());
+                tx = new SendBuffer(INITIAL_BUFFER_BYTES, agent.options().maxFrameBytes());
+            }
+            rx.clear();
+            tx.clear();
+            attach(socket, socketKey);
+            state = State.CONNECTING;
+            if (connected) {
+                onConnected();
+            } else {
+                socketKey.interestOps(SelectionKey.OP_CONNECT);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (isOpen()) {
+                abandonAttempt("connect failed: " + e);
+            } else {
+                closeQuietly(socket);
+                agent.counters().increment(TcpCounters.Counter.CONNECT_FAILURES);
+                nextAttemptNanos = now + backoff.next();
+            }
+        }
+    }
+
+    @Override
+    void onReady(SelectionKey readyKey) {
+        if (state == State.CONNECTING) {
+            if (readyKey.isConnectable()) {
+                try {
+                    if (channel.finishConnect()) {
+                        onConnected();
+                    }
+                } catch (IOException e) {
+                    abandonAttempt("connect failed: " + e.getMessage());
+                }
+            }
+            return;
+        }
+        super.onReady(readyKey);
+    }
+
+    private void onConnected() {
+        state = State.HANDSHAKING;
+        int index = tx.reserve(Wire.HELLO_LENGTH);
+        Wire.putHello(tx.view(), index, agent.localNode());
+        tx.commit(Wire.HELLO_LENGTH);
+        if (flush()) {
+            updateInterest();
+        }
+    }
+
+    /** Gives up a connection attempt that never got connected. */
+    private void abandonAttempt(String reason) {
+        key.cancel();
+        closeQuietly(channel);
+        attach(null, null);
+        state = State.IDLE;
+        agent.counters().increment(TcpCounters.Counter.CONNECT_FAILURES);
+        nextAttemptNanos = agent.now() + backoff.next();
+    }
+
+    private static void closeQuietly(SocketChannel socket) {
+        if (socket != null) {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // best effort
+            }
+        }
+    }
+
+    private int sendUnsent() {
+        int n = 0;
+        TcpOperation op;
+        while ((op = unsent.peek()) != null) {
+            int frameLength = op.isWrite ? Wire.REQUEST_LENGTH + op.length : Wire.REQUEST_LENGTH;
+            int index = tx.reserve(frameLength);
+            if (index < 0) {
+                break;
+            }
+            op.requestId = nextRequestId++;
+            UnsafeBuffer view = tx.view();
+            Wire.putRequest(view, index, op.isWrite ? Wire.WRITE_REQ : Wire.READ_REQ, op.requestId,
+                op.regionId, op.offset, op.length);
+            if (op.isWrite) {
+                view.putBytes(index + Wire.REQUEST_LENGTH, op.payload, 0, op.length);
+            }
+            tx.commit(frameLength);
+            sent.add(unsent.poll());
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    protected int expectedTypes() {
+        return state == State.READY ? 1 << Wire.RESPONSE : 1 << Wire.HELLO;
+    }
+
+    @Override
+    protected boolean onFrame(UnsafeBuffer frame, int index, byte type, int frameLength) {
+        if (type == Wire.HELLO) {
+            onHello(frame, index);
+        } else {
+            onResponse(frame, index, frameLength);
+        }
+        return true;
+    }
+
+    private void onHello(UnsafeBuffer frame, int index) {
+        if (Wire.helloMagic(frame, index) != Wire.MAGIC || Wire.helloVersion(frame, index) != Wire.VERSION) {
+            handshakeFailed("bad magic or version from " + NodeId.toString(peer));
+            return;
+        }
+        int announced = Wire.helloNodeId(frame, index);
+        if (announced != peer) {
+            handshakeFailed("dialled " + NodeId.toString(peer) + " but " + NodeId.toString(announced) + " answered");
+            return;
+        }
+        if (!agent.options().authenticator().accept(announced, remoteAddress(), false)) {
+            handshakeFailed(NodeId.toString(peer) + " refused by the authenticator");
+            return;
+        }
+        state = State.READY;
+        backoff.reset();
+        agent.counters().increment(TcpCounters.Counter.HANDSHAKES_COMPLETED);
+        sendUnsent();
+    }
+
+    private void onResponse(UnsafeBuffer frame, int index, int frameLength) {
+        TcpOperation op = sent.peek();
+        if (op == null || Wire.requestId(frame, index) != op.requestId) {
+            malformed("response to no outstanding request");
+            return;
+        }
+        byte code = Wire.responseStatus(frame, index);
+        int dataLength = Wire.responseDataLength(frame, index);
+        boolean success = code == Wire.STATUS_SUCCESS;
+        int expectedData = success && !op.isWrite ? op.length : 0;
+        if ((!success && code != Wire.STATUS_ACCESS_DENIED) || dataLength != expectedData
+            || frameLength != Wire.RESPONSE_HEADER_LENGTH + dataLength) {
+            malformed("inconsistent response");
+            return;
+        }
+        sent.poll();
+        if (dataLength > 0) {
+            op.dst.putBytes(op.dstIndex, frame, index + Wire.RESPONSE_HEADER_LENGTH, dataLength);
+        }
+        agent.complete(op, success ? Status.SUCCESS : Status.ACCESS_DENIED);
+    }
+
+    @Override
+    protected void onClosed(String reason) {
+        state = State.IDLE;
+        TcpOperation op;
+        while ((op = sent.poll()) != null) {
+            agent.counters().increment(TcpCounters.Counter.OPERATIONS_FAILED_BY_CONNECTION_LOSS);
+            agent.complete(op, Status.UNREACHABLE);
+        }
+        nextAttemptNanos = agent.now() + backoff.next();
+    }
+
+    /** Drops everything at fabric close: operations are not completed (the fabric is gone). */
+    void shutdown() {
+        if (state == State.CONNECTING) {
+            key.cancel();
+            closeQuietly(channel);
+            attach(null, null);
+        } else if (isOpen()) {
+            close("fabric closed");
+        }
+        state = State.IDLE;
+    }
+}

@@ -1,0 +1,86 @@
+package org.ubft.fabric.tcp;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Event counts of one {@link TcpFabric}, written by its network thread and readable from any thread.
+ * Peer misbehaviour shows up here (and in closed connections), never as an exception.
+ */
+public final class TcpCounters {
+    /** What is counted. */
+    public enum Counter {
+        /** Inbound connections accepted by the listening socket. */
+        CONNECTIONS_ACCEPTED,
+        /** Inbound connections closed at once because {@link TcpOptions#maxConnections()} were open. */
+        CONNECTIONS_REJECTED,
+        /** Outbound connection attempts started. */
+        CONNECT_ATTEMPTS,
+        /** Outbound connection attempts that failed before the handshake. */
+        CONNECT_FAILURES,
+        /** Connections, inbound or outbound, whose HELLO exchange completed. */
+        HANDSHAKES_COMPLETED,
+        /**
+         * HELLOs refused (bad magic or version, invalid or unexpected node id, refused by the
+         * {@link ConnectionAuthenticator}) and handshakes that timed out.
+         */
+        HANDSHAKE_FAILURES,
+        /**
+         * Frames that broke the wire format (length out of bounds, unknown or unexpected type, data
+         * before HELLO, inconsistent lengths, unexpected response) and frames cut off by the end of the
+         * connection. Each closes its connection.
+         */
+        MALFORMED_FRAMES,
+        /** Connections closed, for any reason, after they were accepted or connected. */
+        CONNECTIONS_CLOSED,
+        /** Operations of this node that ended UNREACHABLE because their timeout passed. */
+        OPERATIONS_TIMED_OUT,
+        /** Operations of this node that ended UNREACHABLE because their connection was lost. */
+        OPERATIONS_FAILED_BY_CONNECTION_LOSS,
+        /** READ and WRITE requests from peers that this node carried out. */
+        REQUESTS_SERVED,
+        /** READ and WRITE requests from peers that this node refused (ACCESS_DENIED). */
+        REQUESTS_DENIED,
+        /** Unexpected errors caught on the network thread (a bug, never a peer's doing). */
+        INTERNAL_ERRORS
+    }
+
+    private static final Counter[] COUNTERS = Counter.values();
+
+    private final AtomicLongArray values = new AtomicLongArray(COUNTERS.length);
+
+    /** Current value of {@code counter}. */
+    public long get(Counter counter) {
+        return values.get(counter.ordinal());
+    }
+
+    public long malformedFrames() {
+        return get(Counter.MALFORMED_FRAMES);
+    }
+
+    public long connectionsAccepted() {
+        return get(Counter.CONNECTIONS_ACCEPTED);
+    }
+
+    public long connectionsClosed() {
+        return get(Counter.CONNECTIONS_CLOSED);
+    }
+
+    public long handshakeFailures() {
+        return get(Counter.HANDSHAKE_FAILURES);
+    }
+
+    /** Adds one; network thread only (single writer). */
+    void increment(Counter counter) {
+        int i = counter.ordinal();
+        values.lazySet(i, values.get(i) + 1);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("{");
+        for (int i = 0; i < COUNTERS.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(COUNTERS[i].name().toLowerCase()).append('=').append(values.get(i));
+        }
+        return sb.append('}').toString();
+    }
+}

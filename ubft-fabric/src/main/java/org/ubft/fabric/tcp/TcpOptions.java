@@ -1,0 +1,239 @@
+package org.ubft.fabric.tcp;
+
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.ubft.common.NodeId;
+import org.ubft.fabric.Fabric;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * Settings of one {@link TcpFabric}. Immutable; made with {@link #builder(int)}, where every setting
+ * but the node id has a default. {@link Builder#build()} checks them and throws
+ * {@link IllegalArgumentException} naming the bad one.
+ */
+public final class TcpOptions {
+    public static final int DEFAULT_MAX_OUTSTANDING = 4096;
+    public static final long DEFAULT_OPERATION_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    public static final long DEFAULT_CONNECT_BACKOFF_INITIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    public static final long DEFAULT_CONNECT_BACKOFF_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    public static final long DEFAULT_HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
+    public static final int DEFAULT_MAX_FRAME_BYTES = Wire.DEFAULT_MAX_FRAME_BYTES;
+    public static final int DEFAULT_MAX_CONNECTIONS = 256;
+
+    private final int localNode;
+    private final InetSocketAddress bindAddress;
+    private final IntFunction<InetSocketAddress> peerResolver;
+    private final int maxOutstanding;
+    private final long operationTimeoutNanos;
+    private final long connectBackoffInitialNanos;
+    private final long connectBackoffMaxNanos;
+    private final long handshakeTimeoutNanos;
+    private final int maxFrameBytes;
+    private final int maxConnections;
+    private final Supplier<IdleStrategy> idleStrategy;
+    private final ConnectionAuthenticator authenticator;
+    private final NanoClock clock;
+
+    private TcpOptions(Builder b) {
+        localNode = b.localNode;
+        bindAddress = b.bindAddress;
+        peerResolver = b.peerResolver;
+        maxOutstanding = b.maxOutstanding;
+        operationTimeoutNanos = b.operationTimeoutNanos;
+        connectBackoffInitialNanos = b.connectBackoffInitialNanos;
+        connectBackoffMaxNanos = b.connectBackoffMaxNanos;
+        handshakeTimeoutNanos = b.handshakeTimeoutNanos;
+        maxFrameBytes = b.maxFrameBytes;
+        maxConnections = b.maxConnections;
+        idleStrategy = b.idleStrategy;
+        authenticator = b.authenticator;
+        clock = b.clock;
+    }
+
+    /** Options for node {@code localNode}, every other setting at its default. */
+    public static Builder builder(int localNode) {
+        return new Builder(localNode);
+    }
+
+    /** This node's id. */
+    public int localNode() {
+        return localNode;
+    }
+
+    /** Where to listen; port 0 picks a free port ({@link TcpFabric#localAddress()} tells which). */
+    public InetSocketAddress bindAddress() {
+        return bindAddress;
+    }
+
+    /**
+     * Node id → address of its listening socket, or null if unknown (yet). Asked from the network thread
+     * at every connection attempt, so it may be filled in later; it must be thread-safe.
+     */
+    public IntFunction<InetSocketAddress> peerResolver() {
+        return peerResolver;
+    }
+
+    public int maxOutstanding() {
+        return maxOutstanding;
+    }
+
+    /**
+     * Time from posting an operation to its UNREACHABLE completion if no answer came. An operation that
+     * times out after it was sent also closes its connection (like an RDMA queue pair going to error),
+     * so that a late answer can never land.
+     */
+    public long operationTimeoutNanos() {
+        return operationTimeoutNanos;
+    }
+
+    public long connectBackoffInitialNanos() {
+        return connectBackoffInitialNanos;
+    }
+
+    public long connectBackoffMaxNanos() {
+        return connectBackoffMaxNanos;
+    }
+
+    /** Longest a connection may take from being opened to completing its HELLO exchange. */
+    public long handshakeTimeoutNanos() {
+        return handshakeTimeoutNanos;
+    }
+
+    /** Largest frame sent or accepted, header included; bounds every connection buffer. */
+    public int maxFrameBytes() {
+        return maxFrameBytes;
+    }
+
+    /** Largest operation this fabric can carry with its frame limit. */
+    public int maxOperationBytes() {
+        return Math.min(Fabric.MAX_OPERATION_BYTES, maxFrameBytes - Wire.MAX_OVERHEAD);
+    }
+
+    /** Most inbound connections open at once (handshaking or bound); more are closed on accept. */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** Makes the network thread's idle strategy (one per fabric: idle strategies have state). */
+    public Supplier<IdleStrategy> idleStrategy() {
+        return idleStrategy;
+    }
+
+    public ConnectionAuthenticator authenticator() {
+        return authenticator;
+    }
+
+    public NanoClock clock() {
+        return clock;
+    }
+
+    /** Builds {@link TcpOptions}. */
+    public static final class Builder {
+        private final int localNode;
+        private InetSocketAddress bindAddress = new InetSocketAddress("127.0.0.1", 0);
+        private IntFunction<InetSocketAddress> peerResolver = node -> null;
+        private int maxOutstanding = DEFAULT_MAX_OUTSTANDING;
+        private long operationTimeoutNanos = DEFAULT_OPERATION_TIMEOUT_NANOS;
+        private long connectBackoffInitialNanos = DEFAULT_CONNECT_BACKOFF_INITIAL_NANOS;
+        private long connectBackoffMaxNanos = DEFAULT_CONNECT_BACKOFF_MAX_NANOS;
+        private long handshakeTimeoutNanos = DEFAULT_HANDSHAKE_TIMEOUT_NANOS;
+        private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+        private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+        private Supplier<IdleStrategy> idleStrategy = BackoffIdleStrategy::new;
+        private ConnectionAuthenticator authenticator = ConnectionAuthenticator.acceptAll();
+        private NanoClock clock = SystemNanoClock.INSTANCE;
+
+        private Builder(int localNode) {
+            this.localNode = localNode;
+        }
+
+        public Builder bindAddress(InetSocketAddress address) {
+            this.bindAddress = address;
+            return this;
+        }
+
+        public Builder peerResolver(IntFunction<InetSocketAddress> resolver) {
+            this.peerResolver = resolver;
+            return this;
+        }
+
+        public Builder maxOutstanding(int max) {
+            this.maxOutstanding = max;
+            return this;
+        }
+
+        public Builder operationTimeout(long duration, TimeUnit unit) {
+            this.operationTimeoutNanos = unit.toNanos(duration);
+            return this;
+        }
+
+        public Builder connectBackoff(long initial, long max, TimeUnit unit) {
+            this.connectBackoffInitialNanos = unit.toNanos(initial);
+            this.connectBackoffMaxNanos = unit.toNanos(max);
+            return this;
+        }
+
+        public Builder handshakeTimeout(long duration, TimeUnit unit) {
+            this.handshakeTimeoutNanos = unit.toNanos(duration);
+            return this;
+        }
+
+        public Builder maxFrameBytes(int bytes) {
+            this.maxFrameBytes = bytes;
+            return this;
+        }
+
+        public Builder maxConnections(int max) {
+            this.maxConnections = max;
+            return this;
+        }
+
+        public Builder idleStrategy(Supplier<IdleStrategy> supplier) {
+            this.idleStrategy = supplier;
+            return this;
+        }
+
+        public Builder authenticator(ConnectionAuthenticator authenticator) {
+            this.authenticator = authenticator;
+            return this;
+        }
+
+        public Builder clock(NanoClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        public TcpOptions build() {
+            require(NodeId.isValid(localNode), "localNode", localNode, "a valid NodeId");
+            Objects.requireNonNull(bindAddress, "bindAddress");
+            Objects.requireNonNull(peerResolver, "peerResolver");
+            Objects.requireNonNull(idleStrategy, "idleStrategy");
+            Objects.requireNonNull(authenticator, "authenticator");
+            Objects.requireNonNull(clock, "clock");
+            require(maxOutstanding > 0 && maxOutstanding <= 1 << 20, "maxOutstanding", maxOutstanding, "1..2^20");
+            require(operationTimeoutNanos > 0, "operationTimeout", operationTimeoutNanos, "positive");
+            require(connectBackoffInitialNanos > 0, "connectBackoff initial", connectBackoffInitialNanos, "positive");
+            require(connectBackoffMaxNanos >= connectBackoffInitialNanos, "connectBackoff max",
+                connectBackoffMaxNanos, "at least the initial backoff");
+            require(handshakeTimeoutNanos > 0, "handshakeTimeout", handshakeTimeoutNanos, "positive");
+            require(maxFrameBytes >= Wire.MIN_MAX_FRAME_BYTES && maxFrameBytes <= Wire.DEFAULT_MAX_FRAME_BYTES,
+                "maxFrameBytes", maxFrameBytes, Wire.MIN_MAX_FRAME_BYTES + ".." + Wire.DEFAULT_MAX_FRAME_BYTES);
+            require(maxConnections > 0, "maxConnections", maxConnections, "positive");
+            return new TcpOptions(this);
+        }
+
+        private static void require(boolean ok, String name, long value, String expected) {
+            if (!ok) {
+                throw new IllegalArgumentException("tcp fabric option " + name + " = " + value
+                    + " is invalid; expected " + expected);
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package org.ubft.fabric.tcp;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.ubft.fabric.Fabric;
+
+import java.nio.ByteOrder;
+
+/**
+ * The tcp fabric's wire format: length-prefixed binary frames, little-endian.
+ *
+ * <pre>
+ * header (8 bytes, every frame)
+ *   int32  frameLength   total bytes of the frame, header included
+ *   uint8  type          HELLO, READ_REQ, WRITE_REQ or RESPONSE
+ *   3 bytes reserved     sent as zero, ignored
+ * HELLO      int32 magic, int16 version, int16 reserved, int32 nodeId                        (20 bytes)
+ * READ_REQ   int64 requestId, int32 regionId, int32 offset, int32 length                       (28 bytes)
+ * WRITE_REQ  int64 requestId, int32 regionId, int32 offset, int32 length, length bytes          (28 + length)
+ * RESPONSE   int64 requestId, uint8 status, 3 bytes reserved, int32 dataLength, dataLength bytes (24 + dataLength)
+ * </pre>
+ *
+ * Each side sends HELLO first on every connection. {@code requestId} is the requester's
+ * per-connection sequence number (not the caller's work-request id): an owner answers requests in the
+ * order it receives them, so a response must carry the id of the oldest unanswered request.
+ * {@code status} is 0 (SUCCESS) or 1 (ACCESS_DENIED); a RESPONSE carries data only for a successful
+ * READ, exactly as many bytes as were asked for.
+ *
+ * <p>{@link #checkHeader} checks a frame's type and length from its header alone, before any byte of
+ * its body is buffered, so that nothing is ever sized from an unchecked length.
+ */
+final class Wire {
+    static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    /** "uBFT". */
+    static final int MAGIC = 0x5446_4275;
+    static final short VERSION = 1;
+
+    static final byte HELLO = 1;
+    static final byte READ_REQ = 2;
+    static final byte WRITE_REQ = 3;
+    static final byte RESPONSE = 4;
+
+    static final byte STATUS_SUCCESS = 0;
+    static final byte STATUS_ACCESS_DENIED = 1;
+
+    static final int HEADER_LENGTH = 8;
+    static final int HELLO_LENGTH = HEADER_LENGTH + 12;
+    static final int REQUEST_LENGTH = HEADER_LENGTH + 20;
+    static final int RESPONSE_HEADER_LENGTH = HEADER_LENGTH + 16;
+    /** Largest overhead of a frame over the bytes it carries. */
+    static final int MAX_OVERHEAD = REQUEST_LENGTH;
+    /** Frame limit that lets every operation of {@link Fabric#MAX_OPERATION_BYTES} through. */
+    static final int DEFAULT_MAX_FRAME_BYTES = Fabric.MAX_OPERATION_BYTES + MAX_OVERHEAD;
+    /** Smallest frame limit a fabric may be configured with. */
+    static final int MIN_MAX_FRAME_BYTES = 64;
+
+    /** Result of {@link #checkHeader} for a frame that is acceptable. */
+    static final int FRAME_OK = 0;
+    static final int FRAME_MALFORMED = 1;
+
+    private Wire() {
+    }
+
+    static int frameLength(DirectBuffer b, int index) {
+        return b.getInt(index, ORDER);
+    }
+
+    static byte type(DirectBuffer b, int index) {
+        return b.getByte(index + 4);
+    }
+
+    /**
+     * Checks a frame header against what the receiving connection accepts.
+     *
+     * @param expectedTypes bit set of acceptable types ({@code 1 << type})
+     * @param maxFrameBytes the receiver's frame limit
+     * @return {@link #FRAME_OK} or {@link #FRAME_MALFORMED}
+     */
+    static int checkHeader(DirectBuffer b, int index, int expectedTypes, int maxFrameBytes) {
+        int length = frameLength(b, index);
+        int type = type(b, index);
+        if (type <= 0 || type > RESPONSE || (expectedTypes & (1 << type)) == 0) {
+            return FRAME_MALFORMED;
+        }
+        if (length < HEADER_LENGTH || length > maxFrameBytes) {
+            return FRAME_MALFORMED;
+        }
+        boolean ok = switch (type) {
+            case HELLO -> length == HELLO_LENGTH;
+            case READ_REQ -> length == REQUEST_LENGTH;
+            case WRITE_REQ -> length >= REQUEST_LENGTH && length - REQUEST_LENGTH <= Fabric.MAX_OPERATION_BYTES;
+            case RESPONSE -> length >= RESPONSE_HEADER_LENGTH
+                && length - RESPONSE_HEADER_LENGTH <= Fabric.MAX_OPERATION_BYTES;
+            default -> false;
+        };
+        return ok ? FRAME_OK : FRAME_MALFORMED;
+    }
+
+    static void putHeader(MutableDirectBuffer b, int index, int frameLength, byte type) {
+        b.putInt(index, frameLength, ORDER);
+        b.putByte(index + 4, type);
+        b.putByte(index + 5, (byte) 0);
+        b.putShort(index + 6, (short) 0, ORDER);
+    }
+
+    // ---- HELLO ----------------------------------------------------------------------------------------
+
+    static void putHello(MutableDirectBuffer b, int index, int nodeId) {
+        putHeader(b, index, HELLO_LENGTH, HELLO);
+        b.putInt(index + 8, MAGIC, ORDER);
+        b.putShort(index + 12, VERSION, ORDER);
+        b.putShort(index + 14, (short) 0, ORDER);
+        b.putInt(index + 16, nodeId, ORDER);
+    }
+
+    static int helloMagic(DirectBuffer b, int index) {
+        return b.getInt(index + 8, ORDER);
+    }
+
+    static short helloVersion(DirectBuffer b, int index) {
+        return b.getShort(index + 12, ORDER);
+    }
+
+    static int helloNodeId(DirectBuffer b, int index) {
+        return b.getInt(index + 16, ORDER);
+    }
+
+    // ---- READ_REQ and WRITE_REQ -------------------------------------------------------------------------
+
+    /** Writes the fixed part of a request; a WRITE_REQ's bytes follow at {@code index + REQUEST_LENGTH}. */
+    static void putRequest(MutableDirectBuffer b, int index, byte type, long requestId, int regionId,
+                           int offset, int length) {
+        putHeader(b, index, type == WRITE_REQ ? REQUEST_LENGTH + length : REQUEST_LENGTH, type);
+        b.putLong(index + 8, requestId, ORDER);
+        b.putInt(index + 16, regionId, ORDER);
+        b.putInt(index + 20, offset, ORDER);
+        b.putInt(index + 24, length, ORDER);
+    }
+
+    static long requestId(DirectBuffer b, int index) {
+        return b.getLong(index + 8, ORDER);
+    }
+
+    static int requestRegionId(DirectBuffer b, int index) {
+        return b.getInt(index + 16, ORDER);
+    }
+
+    static int requestOffset(DirectBuffer b, int index) {
+        return b.getInt(index + 20, ORDER);
+    }
+
+    static int requestLength(DirectBuffer b, int index) {
+        return b.getInt(index + 24, ORDER);
+    }
+
+    // ---- RESPONSE --------------------------------------------------------------------------------------
+
+    /** Writes the fixed part of a response; its data follows at {@code index + RESPONSE_HEADER_LENGTH}. */
+    static void putResponse(MutableDirectBuffer b, int index, long requestId, byte status, int dataLength) {
+        putHeader(b, index, RESPONSE_HEADER_LENGTH + dataLength, RESPONSE);
+        b.putLong(index + 8, requestId, ORDER);
+        b.putByte(index + 16, status);
+        b.putByte(index + 17, (byte) 0);
+        b.putShort(index + 18, (short) 0, ORDER);
+        b.putInt(index + 20, dataLength, ORDER);
+    }
+
+    static byte responseStatus(DirectBuffer b, int index) {
+        return b.getByte(index + 16);
+    }
+
+    static int responseDataLength(DirectBuffer b, int index) {
+        return b.getInt(index + 20, ORDER);
+    }
+}
