@@ -1,0 +1,56 @@
+package org.ubft.fabric;
+
+import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.fabric.shm.ShmFabric;
+import org.ubft.fabric.shm.ShmOptions;
+import org.ubft.fabric.tcp.TcpFabric;
+import org.ubft.fabric.tcp.TcpOptions;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/** Opens the fabric a cluster file selects (key {@code fabric}) for one of its nodes. */
+public final class Fabrics {
+    private Fabrics() {
+    }
+
+    /**
+     * The fabric endpoint of {@code nodeId} in {@code config}: on {@code shm}, memory-mapped files in
+     * {@code fabric.shm.dir}; on {@code tcp}, a listener on the node's endpoint and connections to the
+     * other nodes' endpoints.
+     *
+     * @throws IllegalArgumentException if the node is not in the cluster
+     * @throws FabricException          if the fabric cannot start (directory, port in use)
+     */
+    public static Fabric open(ClusterConfig config, int nodeId) {
+        if (!config.contains(nodeId)) {
+            throw new IllegalArgumentException(NodeId.toString(nodeId) + " is not a node of cluster '"
+                + config.clusterName() + "' (" + config.source() + ")");
+        }
+        switch (config.fabric()) {
+            case SHM:
+                return new ShmFabric(ShmOptions.of(config.shmDir(), nodeId)
+                    .withMaxOutstanding(config.fabricMaxOutstanding()));
+            case TCP:
+                return new TcpFabric(TcpOptions.builder(nodeId)
+                    .bindAddress(bindAddress(config, nodeId))
+                    .peerResolver(id -> config.contains(id) ? config.address(id) : null)
+                    .maxOutstanding(config.fabricMaxOutstanding())
+                    .operationTimeout(config.fabricOpTimeoutNanos(), TimeUnit.NANOSECONDS)
+                    .idleStrategy(config::newIdleStrategy)
+                    .build());
+            default:
+                throw new IllegalStateException("no fabric for " + config.fabric());
+        }
+    }
+
+    private static InetSocketAddress bindAddress(ClusterConfig config, int nodeId) {
+        InetSocketAddress a = config.address(nodeId);
+        if (a.isUnresolved()) {
+            throw new FabricException("cannot resolve host '" + a.getHostString() + "' of "
+                + NodeId.toString(nodeId) + " in " + config.source() + "; use an IP address or a resolvable name");
+        }
+        return a;
+    }
+}
