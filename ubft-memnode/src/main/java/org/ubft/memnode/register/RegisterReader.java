@@ -18,7 +18,9 @@ import org.ubft.fabric.Status;
  *   <li>Per answer (§6.1): of the sub-registers with a valid checksum, the one with the highest timestamp; the
  *       default value (timestamp {@link RegisterLayout#DEFAULT_TIMESTAMP}, empty) if both are invalid and the
  *       READ took less than δ, or both are valid with equal timestamps (a Byzantine writer), or the register
- *       was never written; if both are invalid and the READ took δ or more, that READ is posted again.</li>
+ *       was never written; if both are invalid and the READ took δ or more, that READ is posted again. A
+ *       READ's duration runs from its post to the {@link #onCompletion} call, so a late poll can only turn a
+ *       Byzantine verdict into a retry, never the reverse.</li>
  *   <li>Regularity for a correct writer: the value of the last write completed before the read started, or of
  *       a write concurrent with it. Whatever a Byzantine writer puts in its registers, a read returns either
  *       a value it wrote whole (checksum valid) or the default value, and never throws or blocks because of
