@@ -1,18 +1,20 @@
 package org.ubft.memnode.register;
 
+import org.ubft.fabric.CompletionRouter;
+
 /**
  * How register clients number their fabric operations, so that components sharing one fabric's completion
  * stream can be told apart: the component's tag, given at construction, sits in bits 63..48 of every
  * work-request id it posts; bits 47..0 are the component's own (see {@link RegisterWriter} and
- * {@link RegisterReader}). A router dispatches on {@link #tag(long)}.
+ * {@link RegisterReader}). The layout is {@link CompletionRouter}'s, which dispatches on the tag.
  *
  * <p>Operation ids handed to callers by {@code write} and {@code read} are {@code generation << 16 | slot}:
  * a slot of the component's preallocated operation table and that slot's reuse count.
  */
 public final class WorkRequestIds {
     /** Position of the tag in a work-request id. */
-    public static final int TAG_SHIFT = 48;
-    public static final int MAX_TAG = 0xFFFF;
+    public static final int TAG_SHIFT = CompletionRouter.SEQUENCE_BITS;
+    public static final int MAX_TAG = CompletionRouter.MAX_TAG;
     /** Most operation slots of one component. */
     public static final int MAX_SLOTS = 1 << 16;
     static final int GENERATION_MASK = 0xFF_FFFF;
@@ -22,7 +24,7 @@ public final class WorkRequestIds {
 
     /** The tag carried by {@code workRequestId}. */
     public static int tag(long workRequestId) {
-        return (int) (workRequestId >>> TAG_SHIFT);
+        return CompletionRouter.tagOf(workRequestId);
     }
 
     /** {@code tag} in position, to be or-ed with a component's low 48 bits. */
@@ -30,7 +32,7 @@ public final class WorkRequestIds {
         if (tag < 0 || tag > MAX_TAG) {
             throw new IllegalArgumentException("tag " + tag + " outside 0.." + MAX_TAG);
         }
-        return (long) tag << TAG_SHIFT;
+        return CompletionRouter.compose(tag, 0);
     }
 
     static long operationId(int generation, int slot) {
