@@ -14,23 +14,25 @@ import java.util.concurrent.TimeUnit;
 /**
  * Test helper: a Java main run in a separate JVM with this test's class path, for tests that must cross
  * real process boundaries (shared memory, sockets, kill -9). The child signals that it is ready by
- * printing a line that starts with {@code READY}; its output is kept for diagnostics.
+ * printing a line that contains a marker ({@code READY} unless told otherwise); its output is kept for
+ * diagnostics.
  */
 public final class ChildProcess implements AutoCloseable {
     private final Process process;
     private final StringBuffer output = new StringBuffer();
     private final CountDownLatch ready = new CountDownLatch(1);
     private volatile String readyLine;
+    private final Thread pump;
 
-    private ChildProcess(Process process, String name) {
+    private ChildProcess(Process process, String name, String readyMarker) {
         this.process = process;
-        Thread pump = new Thread(() -> {
+        this.pump = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(
                 new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
                     output.append(line).append('\n');
-                    if (readyLine == null && line.startsWith("READY")) {
+                    if (readyLine == null && line.contains(readyMarker)) {
                         readyLine = line;
                         ready.countDown();
                     }
@@ -45,6 +47,11 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Starts {@code mainClass} with {@code args} and waits up to 60 s for its READY line. */
     public static ChildProcess start(Class<?> mainClass, String... args) {
+        return startUntil("READY", mainClass, args);
+    }
+
+    /** Starts {@code mainClass} with {@code args} and waits up to 60 s for a line containing {@code readyMarker}. */
+    public static ChildProcess startUntil(String readyMarker, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
@@ -56,7 +63,7 @@ public final class ChildProcess implements AutoCloseable {
         cmd.addAll(List.of(args));
         try {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            ChildProcess child = new ChildProcess(p, mainClass.getSimpleName());
+            ChildProcess child = new ChildProcess(p, mainClass.getSimpleName(), readyMarker);
             if (!child.ready.await(60, TimeUnit.SECONDS)) {
                 child.kill();
                 throw new AssertionError("child " + mainClass.getName() + " not ready within 60 s; output:\n"
@@ -84,7 +91,8 @@ public final class ChildProcess implements AutoCloseable {
 
     /** SIGTERM, then wait for the exit code. */
     public int terminate() {
-        process.destroy();
+        // Process.destroy() would also close our end of the child's output pipe, losing its last lines
+        process.toHandle().destroy();
         return waitExit();
     }
 
@@ -106,6 +114,7 @@ public final class ChildProcess implements AutoCloseable {
                 process.destroyForcibly();
                 process.waitFor();
             }
+            pump.join(5_000); // the child's last lines
             return process.exitValue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,0 +1,52 @@
+package org.ubft.cli;
+
+import org.ubft.fabric.ChildProcess;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Writes cluster files for tests that start real processes: free loopback ports, a private shm directory. */
+final class TestClusters {
+    private TestClusters() {
+    }
+
+    /**
+     * A cluster file (f = 1, f_m = 1) on {@code fabric} in a fresh temporary directory, with δ of
+     * {@code deltaMicros} and every endpoint on a port that was free a moment ago.
+     */
+    static Path write(String fabric, int deltaMicros) {
+        Path dir = ChildProcess.tempDir("ubft-cluster");
+        StringBuilder sb = new StringBuilder();
+        sb.append("cluster.name = test-").append(fabric).append('\n');
+        sb.append("fabric = ").append(fabric).append('\n');
+        sb.append("fabric.shm.dir = ").append(dir.resolve("shm")).append('\n');
+        sb.append("keys.dir = ").append(dir.resolve("keys")).append('\n');
+        sb.append("ctbcast.tail = 16\n");
+        sb.append("register.delta.us = ").append(deltaMicros).append('\n');
+        sb.append("fabric.op.timeout.ms = 500\n");
+        sb.append("idle.strategy = sleeping\n");
+        for (String role : new String[] {"replica", "memnode"}) {
+            for (int i = 0; i < 3; i++) {
+                sb.append(role).append('.').append(i).append(" = 127.0.0.1:").append(freePort()).append('\n');
+            }
+        }
+        sb.append("client.0 = 127.0.0.1:").append(freePort()).append('\n');
+        try {
+            Path file = dir.resolve("cluster.properties");
+            Files.writeString(file, sb.toString());
+            return file;
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
