@@ -29,6 +29,8 @@ public final class TailChannelLayout {
     public static final int INCARNATION_OFFSET = 8;
     public static final int SIZE_OFFSET = 16;
     public static final int HEADER_BYTES = 24;
+    /** Base of the region ids of rings: the ring a sender writes at a receiver is {@link #regionId(int)}. */
+    public static final int REGION_ID_BASE = 0x4348_0000; // "CH"
     /** Message indices are below 2^62: unreachable in practice, and far from overflow. */
     public static final long MAX_INDEX = 1L << 62;
 
@@ -57,6 +59,14 @@ public final class TailChannelLayout {
             throw new IllegalArgumentException("ring of " + t + " slots of " + slotBytes + " bytes exceeds 2 GiB");
         }
         this.maxIncarnation = incarnation(MAX_INDEX - 1);
+    }
+
+    /**
+     * Region id, at the receiver, of the ring that {@code senderNode} writes: one ring per sender, so each
+     * region has a single writer (the sender alone gets READ_WRITE on it).
+     */
+    public static int regionId(int senderNode) {
+        return REGION_ID_BASE | (senderNode & 0x3_FFFF); // a NodeId fits in 18 bits: role (2) + index (16)
     }
 
     /** Bytes of a ring of {@code t} slots for messages of up to {@code maxMessageBytes}. */

@@ -38,10 +38,20 @@ public final class RegisterEndpoint {
      */
     public RegisterEndpoint(Fabric fabric, NanoClock clock, RegisterLayout layout, int writerIndex,
                             RegisterClientConfig config) {
+        this(new CompletionRouter(fabric, 4), clock, layout, writerIndex, config);
+    }
+
+    /**
+     * An endpoint that shares {@code router} (and its fabric) with other components; it registers the tags
+     * {@link #WRITER_TAG} and {@link #READER_TAG}.
+     */
+    public RegisterEndpoint(CompletionRouter router, NanoClock clock, RegisterLayout layout, int writerIndex,
+                            RegisterClientConfig config) {
+        Fabric fabric = router.fabric();
         this.fabric = fabric;
         this.clock = clock;
         this.layout = layout;
-        this.router = new CompletionRouter(fabric, 4);
+        this.router = router;
         this.writer = new RegisterWriter(fabric, clock, layout, writerIndex, config, WRITER_TAG, this::onWrite);
         this.reader = new RegisterReader(fabric, clock, layout, config, READER_TAG, this::onRead);
         router.register(WRITER_TAG, writer::onCompletion);
