@@ -3,6 +3,8 @@ package org.ubft.cli;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.config.FabricType;
+import org.ubft.memnode.MemoryNode;
+import org.ubft.memnode.register.RegisterLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,6 +41,10 @@ public final class ConfigCheckCommand implements Callable<Integer> {
         out.printf("fabric   %s%s%n", c.fabric(), c.fabric() == FabricType.SHM ? ", directory " + c.shmDir() : "");
         out.printf("t        %d%n", c.ctbcastTail());
         out.printf("W        %d%n", c.consensusWindow());
+        RegisterLayout registers = MemoryNode.layoutOf(c);
+        out.printf("memnode  %d B of registers per memory node (%d writers x %d arrays x t=%d registers x 2 x %d B)%n",
+                registers.memnodeFootprintBytes(c.n()), c.n(), registers.arrays(), registers.registersPerArray(),
+                registers.subRegisterBytes());
         out.printf("nodes    %d replicas, %d memory nodes (quorum %d), %d client%s%n", c.n(), c.memnodeCount(),
                 c.memnodeQuorum(), c.clientCount(), c.clientCount() == 1 ? "" : "s");
         for (int[] ids : new int[][] {c.replicaIds(), c.memnodeIds(), c.clientIds()}) {

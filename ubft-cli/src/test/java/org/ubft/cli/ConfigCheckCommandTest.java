@@ -34,6 +34,8 @@ class ConfigCheckCommandTest {
         assertTrue(run.out.contains("\nn        3\nf        1\nfm       1\n"), run.toString());
         assertTrue(run.out.contains("\nfabric   shm, directory /dev/shm/ubft-local-shm\n"), run.toString());
         assertTrue(run.out.contains("\nt        128\nW        256\n"), run.toString());
+        assertTrue(run.out.contains("\nmemnode  276480 B of registers per memory node (3 writers x 3 arrays x t=128 registers x 2 x 120 B)\n"),
+                run.toString());
         assertTrue(run.out.contains("\nnodes    3 replicas, 3 memory nodes (quorum 2), 1 client\n"), run.toString());
         assertTrue(run.out.contains("\n  replica-2  127.0.0.1:17102\n"), run.toString());
         assertTrue(run.out.contains("\n  memnode-0  127.0.0.1:17110\n"), run.toString());
