@@ -1,9 +1,8 @@
 package org.ubft.fabric.shm;
 
 import org.agrona.IoUtil;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ubft.fabric.LocalRegion;
+import org.ubft.fabric.BasicLocalRegion;
 import org.ubft.fabric.Permissions;
 
 import java.io.IOException;
@@ -16,23 +15,25 @@ import java.nio.file.Path;
  * the mapping as a {@link java.nio.ByteBuffer}, so checksums work on it in place. Once withdrawn, the buffer
  * wraps nothing (accesses fail bounds checks) and the mapping is released.
  */
-final class ShmLocalRegion implements LocalRegion {
+final class ShmLocalRegion extends BasicLocalRegion {
     private static final byte[] NOTHING = new byte[0];
 
-    private final int regionId;
-    private final Permissions permissions;
     private final Path file;
     private final MappedByteBuffer mapping;
     private final UnsafeBuffer header;
     private final UnsafeBuffer buffer;
 
     private ShmLocalRegion(int regionId, Permissions permissions, Path file, MappedByteBuffer mapping, int length) {
-        this.regionId = regionId;
-        this.permissions = permissions;
+        this(regionId, permissions, file, mapping, new UnsafeBuffer(mapping, RegionFileLayout.HEADER_LENGTH, length));
+    }
+
+    private ShmLocalRegion(int regionId, Permissions permissions, Path file, MappedByteBuffer mapping,
+                           UnsafeBuffer buffer) {
+        super(regionId, buffer, permissions);
+        this.buffer = buffer;
         this.file = file;
         this.mapping = mapping;
         this.header = new UnsafeBuffer(mapping, 0, RegionFileLayout.HEADER_LENGTH);
-        this.buffer = new UnsafeBuffer(mapping, RegionFileLayout.HEADER_LENGTH, length);
     }
 
     /** Creates the region's file, zeroed, replacing any earlier one. */
@@ -40,26 +41,6 @@ final class ShmLocalRegion implements LocalRegion {
         throws IOException {
         MappedByteBuffer mapping = RegionFiles.create(file, length, permissions, generation);
         return new ShmLocalRegion(regionId, permissions, file, mapping, length);
-    }
-
-    @Override
-    public int regionId() {
-        return regionId;
-    }
-
-    @Override
-    public int length() {
-        return buffer.capacity();
-    }
-
-    @Override
-    public AtomicBuffer buffer() {
-        return buffer;
-    }
-
-    @Override
-    public Permissions permissions() {
-        return permissions;
     }
 
     Path file() {

@@ -1,43 +1,23 @@
 package org.ubft.fabric.sim;
 
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ubft.fabric.LocalRegion;
+import org.ubft.fabric.BasicLocalRegion;
 import org.ubft.fabric.Permissions;
 
 /** A region of a simulated node: plain heap memory plus the rest of a torn write still to be applied. */
-final class SimRegion implements LocalRegion {
-    private final int regionId;
+final class SimRegion extends BasicLocalRegion {
     private final UnsafeBuffer buffer;
-    private final Permissions permissions;
     /** Second half of a torn write: words still to apply, or null. */
     private SimOperation pendingWrite;
     private boolean[] pendingWords;
 
     SimRegion(int regionId, int length, Permissions permissions) {
-        this.regionId = regionId;
-        this.buffer = new UnsafeBuffer(new byte[length]);
-        this.permissions = permissions;
+        this(regionId, new UnsafeBuffer(new byte[length]), permissions);
     }
 
-    @Override
-    public int regionId() {
-        return regionId;
-    }
-
-    @Override
-    public int length() {
-        return buffer.capacity();
-    }
-
-    @Override
-    public AtomicBuffer buffer() {
-        return buffer;
-    }
-
-    @Override
-    public Permissions permissions() {
-        return permissions;
+    private SimRegion(int regionId, UnsafeBuffer buffer, Permissions permissions) {
+        super(regionId, buffer, permissions);
+        this.buffer = buffer;
     }
 
     /** Applies a write whole. */
