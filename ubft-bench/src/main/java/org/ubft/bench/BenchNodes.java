@@ -31,14 +31,17 @@ import java.util.stream.Stream;
  *   <li>{@code shm}: {@link ShmFabric}s on a fresh directory under {@code /dev/shm} (or {@code java.io.tmpdir}
  *       where there is none), deleted by {@link #close()}. No threads: a poster copies at post time.</li>
  *   <li>{@code tcp}: {@link TcpFabric}s listening on ephemeral 127.0.0.1 ports and finding each other through
- *       an in-memory address book. Each has its own network agent thread, idling with the cluster default
- *       {@code backoff} strategy ({@link IdleStrategies}) so that up to five agents and the polling benchmark
- *       thread can share two cores.</li>
+ *       an in-memory address book. Each has its own network agent thread, idling by default with the cluster
+ *       default {@code backoff} strategy ({@link IdleStrategies}) so that up to five agents and the polling
+ *       benchmark thread can share two cores. The agents' wake-ups from their parks are a large part of what
+ *       the tcp figures measure on such a machine; {@code -p agentIdle=yielding} shows how large.</li>
  * </ul>
  */
 final class BenchNodes implements AutoCloseable {
     static final String SHM = "shm";
     static final String TCP = "tcp";
+    /** The cluster default ({@code idle.strategy}); benchmarks take others with {@code -p agentIdle=NAME}. */
+    static final String DEFAULT_AGENT_IDLE = "backoff";
     /** Longest a benchmark waits for one operation before it gives up (a hang is a failure, not a sample). */
     static final long OPERATION_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
     /**
@@ -52,12 +55,24 @@ final class BenchNodes implements AutoCloseable {
     private static final long TCP_OPERATION_TIMEOUT_MS = 1_000;
 
     private final String kind;
+    private final String agentIdle;
     private final Path directory;
     private final Map<Integer, InetSocketAddress> addresses = new ConcurrentHashMap<>();
     private final List<Fabric> opened = new ArrayList<>();
 
+    /** Nodes on fabric {@code kind} whose tcp network agents idle with the cluster default, {@code backoff}. */
     BenchNodes(String kind) {
+        this(kind, DEFAULT_AGENT_IDLE);
+    }
+
+    /**
+     * @param agentIdle idle strategy of the tcp network agents, one of {@link IdleStrategies#NAMES} (unused on
+     *                  shm, which has no agents)
+     */
+    BenchNodes(String kind, String agentIdle) {
+        IdleStrategies.of(agentIdle); // fails fast on an unknown name
         this.kind = kind;
+        this.agentIdle = agentIdle;
         switch (kind) {
             case SHM -> directory = newDirectory();
             case TCP -> directory = null;
@@ -75,7 +90,7 @@ final class BenchNodes implements AutoCloseable {
                 .bindAddress(new InetSocketAddress("127.0.0.1", 0))
                 .peerResolver(addresses::get)
                 .operationTimeout(TCP_OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
-                .idleStrategy(() -> IdleStrategies.of("backoff"))
+                .idleStrategy(() -> IdleStrategies.of(agentIdle))
                 .build());
             addresses.put(nodeId, tcp.localAddress());
             fabric = tcp;

@@ -43,6 +43,10 @@ public class FabricRoundTripBenchmark {
     @Param({BenchNodes.SHM, BenchNodes.TCP})
     String fabric;
 
+    /** Idle strategy of the tcp network agents ({@link BenchNodes}); shm has no agents. */
+    @Param({BenchNodes.DEFAULT_AGENT_IDLE})
+    String agentIdle = BenchNodes.DEFAULT_AGENT_IDLE;
+
     BenchNodes nodes;
     private Fabric replica;
     private final BenchNodes.Completion completion = new BenchNodes.Completion();
@@ -53,7 +57,7 @@ public class FabricRoundTripBenchmark {
 
     @Setup
     public void setUp() {
-        nodes = new BenchNodes(fabric);
+        nodes = new BenchNodes(fabric, agentIdle);
         try {
             Fabric memnode = nodes.open(MEMNODE);
             memnode.register(REGION, REGION_BYTES, Permissions.none().grant(REPLICA, Permission.READ_WRITE));

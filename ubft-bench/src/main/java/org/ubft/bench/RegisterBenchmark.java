@@ -55,6 +55,10 @@ public class RegisterBenchmark {
     @Param({BenchNodes.SHM, BenchNodes.TCP})
     String fabric;
 
+    /** Idle strategy of the tcp network agents ({@link BenchNodes}); shm has no agents. */
+    @Param({BenchNodes.DEFAULT_AGENT_IDLE})
+    String agentIdle = BenchNodes.DEFAULT_AGENT_IDLE;
+
     BenchNodes nodes;
     private RegisterEndpoint endpoint;
     private final IdleStrategy idle = BenchNodes.WAIT;
@@ -65,7 +69,7 @@ public class RegisterBenchmark {
 
     @Setup
     public void setUp() {
-        nodes = new BenchNodes(fabric);
+        nodes = new BenchNodes(fabric, agentIdle);
         try {
             RegisterLayout layout = new RegisterLayout(1, REGISTERS, VALUE_BYTES);
             int[] memnodeIds = new int[MEMNODES];

@@ -55,6 +55,10 @@ public class TailChannelBenchmark {
     @Param({BenchNodes.SHM, BenchNodes.TCP})
     String fabric;
 
+    /** Idle strategy of the tcp network agents ({@link BenchNodes}); shm has no agents. */
+    @Param({BenchNodes.DEFAULT_AGENT_IDLE})
+    String agentIdle = BenchNodes.DEFAULT_AGENT_IDLE;
+
     @Param({"32", "1024", "8192"})
     int size;
 
@@ -74,7 +78,7 @@ public class TailChannelBenchmark {
 
     @Setup
     public void setUp() {
-        nodes = new BenchNodes(fabric);
+        nodes = new BenchNodes(fabric, agentIdle);
         try {
             TailChannelLayout layout = new TailChannelLayout(T, size);
             fabricA = nodes.open(A);
