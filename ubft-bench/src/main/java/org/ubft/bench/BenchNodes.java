@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  *       where there is none), deleted by {@link #close()}. No threads: a poster copies at post time.</li>
  *   <li>{@code tcp}: {@link TcpFabric}s listening on ephemeral 127.0.0.1 ports and finding each other through
  *       an in-memory address book. Each has its own network agent thread, idling by default with the cluster
- *       default {@code backoff} strategy ({@link IdleStrategies}) so that up to five agents and the polling
+ *       default {@code backoff} strategy ({@link IdleStrategies}) so that up to four agents and the polling
  *       benchmark thread can share two cores. The agents' wake-ups from their parks are a large part of what
  *       the tcp figures measure on such a machine; {@code -p agentIdle=yielding} shows how large.</li>
  * </ul>
