@@ -220,7 +220,8 @@ public final class RegisterWriter {
      * Starts deferred writes whose cooldown has passed and posts the WRITEs that lanes owe (first posts,
      * retries after UNREACHABLE, catch-ups).
      *
-     * @return how many registers had work
+     * @return how many registers it started a write or posted a WRITE for (0 when it only waited, so that an
+     *         idle strategy can back off while writes wait for their acknowledgements)
      */
     public int doWork() {
         long now = clock.nanoTime();
@@ -229,8 +230,7 @@ public final class RegisterWriter {
             int register = active[i];
             if (head[register] == NONE) {
                 deactivate(register);
-            } else {
-                progress(register, now);
+            } else if (progress(register, now)) {
                 worked++;
             }
         }
@@ -298,16 +298,20 @@ public final class RegisterWriter {
 
     // ---- internals --------------------------------------------------------------------------------
 
-    private void progress(int register, long now) {
+    /** @return whether it started a write or posted a WRITE */
+    private boolean progress(int register, long now) {
+        boolean worked = false;
         int next = nextToStart[register];
         if (next != NONE && (lastStartAt[register] == NEVER || now - lastStartAt[register] >= cooldownNanos)) {
             start(register, next, now); // §6.1: at least δ between the starts of two writes to a register
+            worked = true;
         }
         if (head[register] != nextToStart[register]) { // some started write still lacks its quorum
             for (int node = 0; node < nodes; node++) {
-                pumpLane(register, node, now);
+                worked |= pumpLane(register, node, now);
             }
         }
+        return worked;
     }
 
     private void start(int register, int slot, long now) {
@@ -326,25 +330,26 @@ public final class RegisterWriter {
         }
     }
 
-    private void pumpLane(int register, int node, long now) {
+    /** @return whether it posted a WRITE */
+    private boolean pumpLane(int register, int node, long now) {
         int lane = register * nodes + node;
         byte state = laneState[lane];
         if (state == IN_FLIGHT || state == DENIED || (state == BACKOFF && now - laneRetryAt[lane] < 0)) {
-            return;
+            return false;
         }
         if (laneAckedTs[lane] >= latestTs[register]) {
             laneState[lane] = IDLE;
-            return;
+            return false;
         }
         // Never overwrite the sub-register holding the newest write this node acknowledged: if the latest
         // write goes there, send the previous write (into the other sub-register) first.
         int latest = latestSub[register];
         int sub = laneAckedSub[lane] == latest ? 1 - latest : latest;
         if (lanePostAt[lane] != NEVER && now - lanePostAt[lane] < cooldownNanos) {
-            return; // §6.1 cooldown, per memory node
+            return false; // §6.1 cooldown, per memory node
         }
         if (inFlight >= maxInFlight) {
-            return;
+            return false;
         }
         int offset = layout.subRegisterOffset(register, sub);
         int seq = (laneSeq[lane] + 1) & 0xFFFF;
@@ -356,6 +361,7 @@ public final class RegisterWriter {
         inFlight++;
         long workRequestId = tagBits | ((long) seq << 32) | ((long) register << 8) | node;
         fabric.write(workRequestId, memnodes[node], regionId, offset, mirror, offset, subBytes);
+        return true;
     }
 
     /** Completes, in order, the started writes of {@code register} that a quorum holds (or holds newer). */

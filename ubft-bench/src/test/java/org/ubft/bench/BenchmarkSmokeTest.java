@@ -1,0 +1,83 @@
+package org.ubft.bench;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs every benchmark body a few times outside JMH, on both fabrics: states built, set up, each
+ * {@code @Benchmark} method called, torn down. It catches breakage (a benchmark that throws, hangs or leaks
+ * its shm directory) in the default test run; it measures nothing.
+ */
+class BenchmarkSmokeTest {
+    private static final int ITERATIONS = 50;
+
+    @ParameterizedTest
+    @ValueSource(strings = {BenchNodes.SHM, BenchNodes.TCP})
+    void fabricRoundTrip(String fabric) {
+        FabricRoundTripBenchmark b = new FabricRoundTripBenchmark();
+        b.fabric = fabric;
+        b.setUp();
+        try {
+            long last = -1;
+            for (int i = 0; i < ITERATIONS; i++) {
+                long id = b.write128();
+                assertTrue(id > last, "work-request ids increase");
+                last = id;
+                b.read8();
+                b.read128();
+            }
+        } finally {
+            tearDown(b.nodes, b::tearDown);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {BenchNodes.SHM, BenchNodes.TCP})
+    void register(String fabric) {
+        RegisterBenchmark b = new RegisterBenchmark();
+        b.fabric = fabric;
+        b.setUp();
+        try {
+            // More than one lap of the registers, so that every register is written again.
+            for (int i = 0; i < 2 * RegisterBenchmark.REGISTERS + 1; i++) {
+                long ts = b.write();
+                assertEquals(RegisterBenchmark.REGISTERS + i + 1, ts, "timestamps of the set-up writes, then these");
+                assertTrue(b.read() >= 1, "a read returns a written value");
+            }
+        } finally {
+            tearDown(b.nodes, b::tearDown);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {BenchNodes.SHM, BenchNodes.TCP})
+    void tailChannel(String fabric) {
+        for (int size : new int[] {32, 1024, 8192}) {
+            TailChannelBenchmark b = new TailChannelBenchmark();
+            b.fabric = fabric;
+            b.size = size;
+            b.setUp();
+            try {
+                // More than one lap of the ring (t = 128 slots): slots are rewritten with higher incarnations.
+                for (int i = 1; i <= TailChannelBenchmark.T + 10; i++) {
+                    assertEquals(i, b.pingPong(), "the echo of message " + i + " (0 was sent in set-up)");
+                }
+            } finally {
+                tearDown(b.nodes, b::tearDown);
+            }
+        }
+    }
+
+    /** Tears a benchmark down and checks that its shm directory is gone. */
+    private static void tearDown(BenchNodes nodes, Runnable tearDown) {
+        Path directory = nodes.directory();
+        tearDown.run();
+        assertTrue(directory == null || !Files.exists(directory), "tear-down deletes " + directory);
+    }
+}
