@@ -52,7 +52,7 @@ public final class Ed25519Signer {
         byte[] msgArray = message.byteArray();
         int msgOffset;
         if (msgArray != null) {
-            msgOffset = (int) message.wrapAdjustment() + offset;
+            msgOffset = message.wrapAdjustment() + offset;
         } else {
             if (scratch.length < length) {
                 scratch = new byte[Math.max(length, 2 * scratch.length)];
@@ -63,7 +63,7 @@ public final class Ed25519Signer {
         }
         byte[] outArray = signatureOut.byteArray();
         if (outArray != null) {
-            key.sign(msgArray, msgOffset, length, outArray, (int) signatureOut.wrapAdjustment() + signatureOffset);
+            key.sign(msgArray, msgOffset, length, outArray, signatureOut.wrapAdjustment() + signatureOffset);
         } else {
             key.sign(msgArray, msgOffset, length, signature, 0);
             signatureOut.putBytes(signatureOffset, signature, 0, SIGNATURE_BYTES);

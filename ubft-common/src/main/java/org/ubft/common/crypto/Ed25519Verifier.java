@@ -51,7 +51,7 @@ public final class Ed25519Verifier {
         byte[] msgArray = message.byteArray();
         int msgOffset;
         if (msgArray != null) {
-            msgOffset = (int) message.wrapAdjustment() + offset;
+            msgOffset = message.wrapAdjustment() + offset;
         } else {
             if (scratch.length < length) {
                 scratch = new byte[Math.max(length, 2 * scratch.length)];
@@ -63,7 +63,7 @@ public final class Ed25519Verifier {
         byte[] sigArray = signature.byteArray();
         int sigOffset;
         if (sigArray != null) {
-            sigOffset = (int) signature.wrapAdjustment() + signatureOffset;
+            sigOffset = signature.wrapAdjustment() + signatureOffset;
         } else {
             signature.getBytes(signatureOffset, this.signature, 0, signatureLength);
             sigArray = this.signature;

@@ -52,7 +52,7 @@ public final class Fingerprints {
         }
         byte[] array = message.byteArray();
         if (array != null) {
-            sha256.update(array, (int) message.wrapAdjustment() + offset, length);
+            sha256.update(array, message.wrapAdjustment() + offset, length);
         } else {
             for (int done = 0; done < length; ) {
                 int n = Math.min(CHUNK_BYTES, length - done);
@@ -63,7 +63,7 @@ public final class Fingerprints {
         }
         byte[] outArray = output.byteArray();
         if (outArray != null) {
-            finish(outArray, (int) output.wrapAdjustment() + outputOffset);
+            finish(outArray, output.wrapAdjustment() + outputOffset);
         } else {
             finish(out, 0);
             output.putBytes(outputOffset, out, 0, FINGERPRINT_BYTES);
