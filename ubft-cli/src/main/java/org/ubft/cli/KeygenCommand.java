@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ubft keygen --config FILE [--force]}: creates an Ed25519 key pair for every replica and client of the
+ * {@code ubft keygen --config FILE [--force]}: creates an Ed25519 key pair for every node (replica, memory node, client) of the
  * cluster in its {@code keys.dir} (see {@link KeyGenerator}) and lists the files. Existing keys are replaced only
  * with {@code --force}; without it the command changes nothing and exits {@value Ubft#EXIT_CONFIG_ERROR} with one
  * line saying so.
@@ -23,7 +23,7 @@ import java.util.concurrent.Callable;
 @Command(name = "keygen",
         mixinStandardHelpOptions = true,
         versionProvider = ProjectVersion.class,
-        description = {"Create an Ed25519 key pair for every replica and client of the cluster, in its keys.dir.",
+        description = {"Create an Ed25519 key pair for every node (replica, memory node, client) of the cluster, in its keys.dir.",
             "Private keys go to <keys.dir>/<node>.private.json: cleartext Tink key sets, protected by their file"
                 + " permissions (0600) only. Public keys go to <keys.dir>/public/<node>.public.json.",
             "Existing keys are kept unless --force is given (exit code 2)."})
@@ -43,9 +43,9 @@ public final class KeygenCommand implements Callable<Integer> {
         KeyGenerator.generate(config, force);
         Path dir = config.keysDir();
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("keys of cluster '%s': %d replicas, %d client%s (memory nodes have none)%n", config.clusterName(),
-                config.n(), config.clientCount(), config.clientCount() == 1 ? "" : "s");
-        for (int node : KeyFiles.signingNodes(config)) {
+        out.printf("keys of cluster '%s': %d replicas, %d memory nodes, %d client%s%n", config.clusterName(),
+                config.n(), config.memnodeCount(), config.clientCount(), config.clientCount() == 1 ? "" : "s");
+        for (int node : KeyFiles.keyedNodes(config)) {
             out.printf("  %-10s %s  %s%n", NodeId.toString(node), KeyFiles.privateKeyFile(dir, node),
                     KeyFiles.publicKeyFile(dir, node));
         }

@@ -34,7 +34,7 @@ class KeygenCommandTest {
         CommandRun run = CommandRun.of("keygen", "--config", file.toString());
         assertEquals(0, run.exitCode, run.toString());
         assertEquals("", run.err);
-        assertTrue(run.out.startsWith("keys of cluster 'keygen-test': 3 replicas, 2 clients (memory nodes have none)\n"),
+        assertTrue(run.out.startsWith("keys of cluster 'keygen-test': 3 replicas, 3 memory nodes, 2 clients\n"),
                 run.toString());
         for (String node : new String[] {"replica-0", "replica-1", "replica-2", "client-0", "client-1"}) {
             Path priv = keys.resolve(node + ".private.json");

@@ -35,7 +35,7 @@ public enum ConfigKey {
     IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "backoff", 0, 0, IdleStrategies.NAMES,
             "what an agent does when it finds no work (busy-spin only on dedicated cores)"),
     KEYS_DIR("keys.dir", Kind.PATH, "keys/<cluster.name>", 0, 0, List.of(),
-            "directory of the key pairs of replicas and clients");
+            "directory of the key pairs of the cluster's nodes");
 
     /** Stands for the cluster's name in a default. */
     public static final String CLUSTER_NAME_PLACEHOLDER = "<cluster.name>";

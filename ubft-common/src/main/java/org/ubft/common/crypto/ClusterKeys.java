@@ -32,20 +32,19 @@ public final class ClusterKeys {
     }
 
     /**
-     * Loads the private key of {@code selfNodeId} and the public key of every replica and client of {@code config}.
+     * Loads the private key of {@code selfNodeId} and the public key of every node of {@code config}.
      *
-     * @throws IllegalArgumentException if {@code selfNodeId} is not a replica or client of the cluster
+     * @throws IllegalArgumentException if {@code selfNodeId} is not a node of the cluster
      * @throws ConfigException          if a key file is missing, unreadable, malformed or does not match (see the
      *                                  class comment)
      */
     public static ClusterKeys load(ClusterConfig config, int selfNodeId) {
-        NodeId.Role role = NodeId.role(selfNodeId);
-        if (!config.contains(selfNodeId) || (role != NodeId.Role.REPLICA && role != NodeId.Role.CLIENT)) {
-            throw new IllegalArgumentException(NodeId.toString(selfNodeId) + " has no keys in cluster '"
-                    + config.clusterName() + "': only its replicas and clients have keys (memory nodes never sign)");
+        if (!config.contains(selfNodeId)) {
+            throw new IllegalArgumentException(NodeId.toString(selfNodeId) + " is not a node of cluster '"
+                    + config.clusterName() + "' (" + config.source() + ")");
         }
         KeyFileReader reader = new KeyFileReader(config);
-        int[] nodes = KeyFiles.signingNodes(config);
+        int[] nodes = KeyFiles.keyedNodes(config);
         byte[][] publicKeys = new byte[nodes.length][];
         PublicKeys.Builder table = PublicKeys.builder();
         for (int i = 0; i < nodes.length; i++) {

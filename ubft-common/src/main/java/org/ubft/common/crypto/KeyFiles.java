@@ -40,9 +40,14 @@ public final class KeyFiles {
         return keysDir.resolve(PUBLIC_DIR).resolve(NodeId.toString(nodeId) + PUBLIC_SUFFIX);
     }
 
-    /** The nodes of {@code config} that have keys: every replica, then every client. */
-    public static int[] signingNodes(ClusterConfig config) {
-        return IntStream.concat(Arrays.stream(config.replicaIds()), Arrays.stream(config.clientIds())).toArray();
+    /**
+     * The nodes of {@code config} that have keys: every replica, every memory node, every client. Replicas and
+     * clients sign protocol messages; memory nodes never do, but every node proves its identity with its key
+     * when it opens an authenticated fabric connection (a memory node must know which replica is writing).
+     */
+    public static int[] keyedNodes(ClusterConfig config) {
+        return IntStream.concat(IntStream.concat(Arrays.stream(config.replicaIds()), Arrays.stream(config.memnodeIds())),
+            Arrays.stream(config.clientIds())).toArray();
     }
 
     /** The command that creates the keys of {@code config}'s cluster, for error messages. */

@@ -46,7 +46,7 @@ public final class KeyGenerator {
      */
     public static List<Path> generate(ClusterConfig config, boolean force) {
         Path keysDir = config.keysDir();
-        int[] nodes = KeyFiles.signingNodes(config);
+        int[] nodes = KeyFiles.keyedNodes(config);
         if (!force) {
             refuseExisting(config, keysDir, nodes);
         }

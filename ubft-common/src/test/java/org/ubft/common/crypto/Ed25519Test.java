@@ -112,7 +112,7 @@ class Ed25519Test {
         Ed25519Verifier v = keys.newVerifier();
         assertTrue(v.verify(R0, message, 0, 32, signature, 0));
         assertFalse(v.verify(NodeId.replica(2), message, 0, 32, signature, 0), "no key for replica-2");
-        assertFalse(v.verify(NodeId.memnode(0), message, 0, 32, signature, 0), "memory nodes have no keys");
+        assertFalse(v.verify(NodeId.memnode(0), message, 0, 32, signature, 0), "no key registered for memnode-0");
         assertFalse(v.verify(0x7FFF_0000, message, 0, 32, signature, 0), "not a node id");
         assertFalse(v.verify(-1, message, 0, 32, signature, 0), "not a node id");
         assertFalse(v.verify(R0, message, 0, 32, signature, 0, 63), "short signature");

@@ -30,12 +30,12 @@ class KeyGeneratorTest {
     }
 
     @Test
-    void writesAKeyPairPerReplicaAndClientWithPrivateKeysOwnerOnly() throws IOException {
+    void writesAKeyPairPerNodeWithPrivateKeysOwnerOnly() throws IOException {
         Path keysDir = dir.resolve("nested/keys");
         ClusterConfig config = cluster(keysDir);
         List<Path> written = KeyGenerator.generate(config, false);
-        assertEquals(2 * (3 + 2), written.size(), written.toString());
-        for (int node : new int[] {NodeId.replica(0), NodeId.replica(1), NodeId.replica(2), NodeId.client(0), NodeId.client(1)}) {
+        assertEquals(2 * (3 + 3 + 2), written.size(), written.toString());
+        for (int node : KeyFiles.keyedNodes(config)) {
             Path priv = keysDir.resolve(NodeId.toString(node) + ".private.json");
             Path pub = keysDir.resolve("public").resolve(NodeId.toString(node) + ".public.json");
             assertTrue(written.contains(priv) && written.contains(pub), written.toString());
@@ -45,10 +45,10 @@ class KeyGeneratorTest {
             assertTrue(Files.readString(pub).contains("Ed25519PublicKey"), pub.toString());
             assertFalse(Files.readString(pub).contains("PrivateKey"), pub.toString());
         }
-        assertFalse(Files.exists(keysDir.resolve("memnode-0.private.json")), "memory nodes have no keys");
+        assertTrue(Files.exists(keysDir.resolve("memnode-0.private.json")), "memory nodes have identity keys");
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keysDir)));
         try (var files = Files.list(keysDir)) {
-            assertEquals(6, files.count(), "5 private keys and public/, no temporary files left");
+            assertEquals(9, files.count(), "8 private keys (3 replicas, 3 memory nodes, 2 clients) and public/, no temporary files left");
         }
     }
 
@@ -56,7 +56,7 @@ class KeyGeneratorTest {
     void everyNodeLoadsItsKeysAndVerifiesTheOthers() {
         ClusterConfig config = cluster(dir.resolve("keys"));
         KeyGenerator.generate(config, false);
-        int[] nodes = KeyFiles.signingNodes(config);
+        int[] nodes = KeyFiles.keyedNodes(config);
         UnsafeBuffer message = new UnsafeBuffer("WILL_COMMIT".getBytes());
         for (int signer : nodes) {
             ClusterKeys mine = ClusterKeys.load(config, signer);
