@@ -101,7 +101,7 @@ final class Handshake {
         peerNode = Wire.helloNodeId(frame, index);
         peerKey = keys.peerKey(peerNode);
         if (peerKey == null) {
-            return "no public key is known for " + NodeId.toString(peerNode);
+            return "no valid public key is known for " + NodeId.toString(peerNode);
         }
         byte[] shared = new byte[X25519PrivateKeyParameters.SECRET_SIZE];
         try {

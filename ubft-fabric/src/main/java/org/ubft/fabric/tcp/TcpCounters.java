@@ -17,7 +17,7 @@ public final class TcpCounters {
         CONNECT_ATTEMPTS,
         /** Outbound connection attempts that failed before the handshake. */
         CONNECT_FAILURES,
-        /** Connections, inbound or outbound, whose HELLO exchange completed. */
+        /** Connections, inbound or outbound, whose handshake completed (unauthenticated or authenticated). */
         HANDSHAKES_COMPLETED,
         /**
          * Handshakes refused (bad magic or version, invalid or unexpected node id, the two ends disagree
