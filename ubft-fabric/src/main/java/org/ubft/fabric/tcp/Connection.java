@@ -3,7 +3,6 @@ package org.ubft.fabric.tcp;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 
@@ -16,6 +15,11 @@ import java.nio.channels.SocketChannel;
  *
  * <p>A frame that breaks the format, and a connection that ends in the middle of a frame, count as
  * malformed and close the connection; nothing a peer sends raises an exception out of here.
+ *
+ * <p>Once a subclass installed MACs (after an authenticated handshake), every frame received must end
+ * with a valid {@link FrameMac} tag, checked before the frame is handed on (a failure is counted and
+ * closes the connection), and every frame sent through {@link #reserveFrame}/{@link #commitFrame}
+ * gets one.
  */
 abstract class Connection {
     /** Bytes read from a socket per readiness event, at most, so one busy peer cannot hog the thread. */
@@ -28,6 +32,12 @@ abstract class Connection {
     protected SendBuffer tx;
     /** True while a complete frame waits for room in the send buffer. */
     private boolean blocked;
+    /** MAC of frames sent, or null while frames carry none. */
+    private FrameMac sendMac;
+    /** MAC of frames received, or null while frames carry none. */
+    private FrameMac receiveMac;
+    /** True if the frame at the read index passed its MAC already (it waits for send room). */
+    private boolean headOpened;
 
     Connection(NetworkAgent agent) {
         this.agent = agent;
@@ -37,7 +47,8 @@ abstract class Connection {
     protected abstract int expectedTypes();
 
     /**
-     * Handles one complete frame at {@code index} of {@code frame}.
+     * Handles one complete frame at {@code index} of {@code frame}; {@code frameLength} excludes the
+     * MAC tag, if any (which was checked already).
      *
      * @return false if it could not be handled for lack of send room (it will be offered again)
      */
@@ -48,14 +59,6 @@ abstract class Connection {
 
     boolean isOpen() {
         return channel != null;
-    }
-
-    InetSocketAddress remoteAddress() {
-        try {
-            return channel == null ? null : (InetSocketAddress) channel.getRemoteAddress();
-        } catch (IOException e) {
-            return null;
-        }
     }
 
     /** Readable and/or writable: move bytes, handle frames, flush answers. */
@@ -108,21 +111,32 @@ abstract class Connection {
         UnsafeBuffer view = rx.view();
         while (isOpen() && rx.available() >= Wire.HEADER_LENGTH) {
             int index = rx.readIndex();
-            if (Wire.checkHeader(view, index, expectedTypes(), rx.limit()) != Wire.FRAME_OK) {
+            int trailer = receiveMac == null ? 0 : Wire.MAC_LENGTH;
+            if (Wire.checkHeader(view, index, expectedTypes(), rx.limit(), trailer) != Wire.FRAME_OK) {
                 malformed("bad frame header");
                 return;
             }
-            int frameLength = Wire.frameLength(view, index);
-            if (rx.available() < frameLength) {
-                rx.ensureFrameFits(frameLength);
+            int wireLength = Wire.frameLength(view, index);
+            if (rx.available() < wireLength) {
+                rx.ensureFrameFits(wireLength);
                 return;
+            }
+            int frameLength = wireLength - trailer;
+            if (trailer != 0 && !headOpened) {
+                if (!receiveMac.open(view, index, frameLength)) {
+                    agent.counters().increment(TcpCounters.Counter.MAC_FAILURES);
+                    close("frame " + (receiveMac.sequence() - 1) + " failed its MAC");
+                    return;
+                }
+                headOpened = true;
             }
             if (!onFrame(view, index, Wire.type(view, index), frameLength)) {
                 blocked = true;
                 return;
             }
+            headOpened = false;
             if (isOpen()) {
-                rx.consume(frameLength);
+                rx.consume(wireLength);
             }
         }
         if (isOpen()) {
@@ -169,11 +183,69 @@ abstract class Connection {
         close("handshake failed: " + reason);
     }
 
-    /** Starts using {@code socket}, registered with {@code socketKey}. */
+    /** Counts a peer that could not prove its node id (a refused handshake too) and closes. */
+    protected final void authenticationFailed(String reason) {
+        agent.counters().increment(TcpCounters.Counter.AUTH_FAILURES);
+        handshakeFailed("authentication failed: " + reason);
+    }
+
+    /** The authenticator's keys if connections authenticate, else null. */
+    protected final Ed25519ConnectionAuthenticator keys() {
+        return agent.options().authenticator() instanceof Ed25519ConnectionAuthenticator k ? k : null;
+    }
+
+    /** From now on, every frame sent carries a MAC by {@code mac}. */
+    protected final void startSealing(FrameMac mac) {
+        sendMac = mac;
+    }
+
+    /** From now on, every frame received must carry a valid MAC by {@code mac}. */
+    protected final void startOpening(FrameMac mac) {
+        receiveMac = mac;
+    }
+
+    /**
+     * Finds send room for a frame of {@code frameLength} bytes (plus its MAC tag, if frames carry one).
+     *
+     * @return the index at which to encode it, or -1 if it must wait until more was sent
+     */
+    protected final int reserveFrame(int frameLength) {
+        return tx.reserve(sendMac == null ? frameLength : frameLength + Wire.MAC_LENGTH);
+    }
+
+    /**
+     * Makes the frame of {@code frameLength} bytes encoded at {@code index} (a {@link #reserveFrame}
+     * result) sendable: if frames carry a MAC, counts the tag in its header and appends the tag.
+     */
+    protected final void commitFrame(int index, int frameLength) {
+        if (sendMac == null) {
+            tx.commit(frameLength);
+            return;
+        }
+        UnsafeBuffer view = tx.view();
+        view.putInt(index, frameLength + Wire.MAC_LENGTH, Wire.ORDER);
+        sendMac.seal(view, index, frameLength);
+        tx.commit(frameLength + Wire.MAC_LENGTH);
+    }
+
+    /** Starts using {@code socket}, registered with {@code socketKey}, with no MAC yet. */
     protected final void attach(SocketChannel socket, SelectionKey socketKey) {
         channel = socket;
         key = socketKey;
         blocked = false;
+        forgetMacs();
+    }
+
+    private void forgetMacs() {
+        if (sendMac != null) {
+            sendMac.destroy();
+            sendMac = null;
+        }
+        if (receiveMac != null) {
+            receiveMac.destroy();
+            receiveMac = null;
+        }
+        headOpened = false;
     }
 
     /** Closes the socket (once) and lets the subclass tear down. */
@@ -192,6 +264,7 @@ abstract class Connection {
         channel = null;
         key = null;
         blocked = false;
+        forgetMacs();
         agent.counters().increment(TcpCounters.Counter.CONNECTIONS_CLOSED);
         onClosed(reason);
     }

@@ -21,6 +21,12 @@ import java.nio.channels.SocketChannel;
  * UNREACHABLE (the owner may be starting); losing the connection ends every sent operation
  * UNREACHABLE; a sent operation whose deadline passes closes the connection, which is how a late
  * answer is kept from ever reaching a destination buffer already handed back to the caller.
+ *
+ * <p>Handshake: unauthenticated, this end sends HELLO and expects the dialled node's HELLO back. With
+ * an {@link Ed25519ConnectionAuthenticator}, this end sends AUTH_HELLO, expects the dialled node's
+ * AUTH_HELLO and AUTH, and only if that AUTH verifies under the dialled node's key sends its own AUTH
+ * and then its requests (see {@link Handshake}): no request ever goes to an owner that did not prove
+ * its id.
  */
 final class PeerLink extends Connection {
     private static final int INITIAL_BUFFER_BYTES = 64 * 1024;
@@ -35,6 +41,8 @@ final class PeerLink extends Connection {
     private long nextAttemptNanos;
     private long handshakeDeadlineNanos;
     private long nextRequestId;
+    /** The authenticated handshake under way, or null. */
+    private Handshake handshake;
 
     PeerLink(NetworkAgent agent, int peer) {
         super(agent);
@@ -54,7 +62,8 @@ final class PeerLink extends Connection {
             if (state == State.CONNECTING) {
                 abandonAttempt("connect timed out");
             } else {
-                handshakeFailed("no HELLO from " + NodeId.toString(peer) + " in time");
+                handshakeFailed("no " + (handshake != null && handshake.hasPeerHello() ? "AUTH" : "HELLO") + " from "
+                    + NodeId.toString(peer) + " in time");
             }
             work++;
         }
@@ -154,11 +163,26 @@ final class PeerLink extends Connection {
 
     private void onConnected() {
         state = State.HANDSHAKING;
-        int index = tx.reserve(Wire.HELLO_LENGTH);
-        Wire.putHello(tx.view(), index, agent.localNode());
-        tx.commit(Wire.HELLO_LENGTH);
+        Ed25519ConnectionAuthenticator keys = keys();
+        if (keys == null) {
+            int index = tx.reserve(Wire.HELLO_LENGTH);
+            Wire.putHello(tx.view(), index, agent.localNode());
+            tx.commit(Wire.HELLO_LENGTH);
+        } else {
+            handshake = new Handshake(keys, true);
+            int index = tx.reserve(Wire.AUTH_HELLO_LENGTH);
+            handshake.putHello(tx.view(), index);
+            tx.commit(Wire.AUTH_HELLO_LENGTH);
+        }
         if (flush()) {
             updateInterest();
+        }
+    }
+
+    private void dropHandshake() {
+        if (handshake != null) {
+            handshake.destroy();
+            handshake = null;
         }
     }
 
@@ -187,7 +211,7 @@ final class PeerLink extends Connection {
         TcpOperation op;
         while ((op = unsent.peek()) != null) {
             int frameLength = op.isWrite ? Wire.REQUEST_LENGTH + op.length : Wire.REQUEST_LENGTH;
-            int index = tx.reserve(frameLength);
+            int index = reserveFrame(frameLength);
             if (index < 0) {
                 break;
             }
@@ -198,7 +222,7 @@ final class PeerLink extends Connection {
             if (op.isWrite) {
                 view.putBytes(index + Wire.REQUEST_LENGTH, op.payload, 0, op.length);
             }
-            tx.commit(frameLength);
+            commitFrame(index, frameLength);
             sent.add(unsent.poll());
             n++;
         }
@@ -207,33 +231,95 @@ final class PeerLink extends Connection {
 
     @Override
     protected int expectedTypes() {
-        return state == State.READY ? 1 << Wire.RESPONSE : 1 << Wire.HELLO;
+        if (state == State.READY) {
+            return 1 << Wire.RESPONSE;
+        }
+        if (handshake != null && handshake.hasPeerHello()) {
+            return 1 << Wire.AUTH;
+        }
+        // Both kinds of hello, so that an owner that disagrees on authentication is refused as such.
+        return (1 << Wire.HELLO) | (1 << Wire.AUTH_HELLO);
     }
 
     @Override
     protected boolean onFrame(UnsafeBuffer frame, int index, byte type, int frameLength) {
-        if (type == Wire.HELLO) {
-            onHello(frame, index);
-        } else {
-            onResponse(frame, index, frameLength);
+        switch (type) {
+            case Wire.HELLO -> onHello(frame, index);
+            case Wire.AUTH_HELLO -> onAuthHello(frame, index);
+            case Wire.AUTH -> {
+                return onAuth(frame, index);
+            }
+            default -> onResponse(frame, index, frameLength);
+        }
+        return true;
+    }
+
+    /** True if a hello is from the dialled node; if not, the connection is closed. */
+    private boolean fromDialledNode(UnsafeBuffer frame, int index) {
+        if (Wire.helloMagic(frame, index) != Wire.MAGIC || Wire.helloVersion(frame, index) != Wire.VERSION) {
+            handshakeFailed("bad magic or version from " + NodeId.toString(peer));
+            return false;
+        }
+        int announced = Wire.helloNodeId(frame, index);
+        if (announced != peer) {
+            String reason = "dialled " + NodeId.toString(peer) + " but " + NodeId.toString(announced) + " answered";
+            if (handshake != null) {
+                authenticationFailed(reason);
+            } else {
+                handshakeFailed(reason);
+            }
+            return false;
         }
         return true;
     }
 
     private void onHello(UnsafeBuffer frame, int index) {
-        if (Wire.helloMagic(frame, index) != Wire.MAGIC || Wire.helloVersion(frame, index) != Wire.VERSION) {
-            handshakeFailed("bad magic or version from " + NodeId.toString(peer));
+        if (!fromDialledNode(frame, index)) {
             return;
         }
-        int announced = Wire.helloNodeId(frame, index);
-        if (announced != peer) {
-            handshakeFailed("dialled " + NodeId.toString(peer) + " but " + NodeId.toString(announced) + " answered");
+        if (handshake != null) {
+            authenticationFailed(NodeId.toString(peer) + " did not authenticate (unauthenticated HELLO)");
             return;
         }
-        if (!agent.options().authenticator().accept(announced, remoteAddress(), false)) {
-            handshakeFailed(NodeId.toString(peer) + " refused by the authenticator");
+        ready();
+    }
+
+    private void onAuthHello(UnsafeBuffer frame, int index) {
+        if (handshake == null) {
+            handshakeFailed(NodeId.toString(peer) + " asks for authentication; this node has no keys");
             return;
         }
+        if (!fromDialledNode(frame, index)) {
+            return;
+        }
+        String refused = handshake.onPeerHello(frame, index);
+        if (refused != null) {
+            authenticationFailed(refused);
+        }
+    }
+
+    private boolean onAuth(UnsafeBuffer frame, int index) {
+        int at = tx.reserve(Wire.AUTH_LENGTH);
+        if (at < 0) {
+            return false; // cannot happen (only the hello was sent); nothing changed, so the frame can come again
+        }
+        Handshake h = handshake;
+        if (!h.verifyAuth(frame, index)) {
+            authenticationFailed("the signature of " + NodeId.toString(peer) + " does not verify");
+            return true;
+        }
+        h.putAuth(tx.view(), at);
+        tx.commit(Wire.AUTH_LENGTH);
+        startSealing(h.sendMac());
+        startOpening(h.receiveMac());
+        h.destroy();
+        handshake = null;
+        ready();
+        return true;
+    }
+
+    /** The dialled node is who it must be: requests may go. */
+    private void ready() {
         state = State.READY;
         backoff.reset();
         agent.counters().increment(TcpCounters.Counter.HANDSHAKES_COMPLETED);
@@ -265,6 +351,7 @@ final class PeerLink extends Connection {
     @Override
     protected void onClosed(String reason) {
         state = State.IDLE;
+        dropHandshake();
         TcpOperation op;
         while ((op = sent.poll()) != null) {
             agent.counters().increment(TcpCounters.Counter.OPERATIONS_FAILED_BY_CONNECTION_LOSS);

@@ -9,19 +9,25 @@ import java.nio.channels.SocketChannel;
 /**
  * A connection a peer opened to this node, over which this node serves the peer's READ and WRITE
  * requests on its regions, like a NIC: from the network thread, whether or not the application polls.
- * The first frame must be a HELLO; the {@link ConnectionAuthenticator} decides whether the connection
- * is bound to the announced node id, and from then on every request is checked against that id's
- * permissions ({@link RegionAccess}). Requests are answered in the order received. A request that
- * finds no room for its answer waits, and the connection stops reading, until the peer drains its
- * answers: buffers stay bounded whatever the peer does.
+ * The connection is bound to a node id by its handshake: with
+ * {@link ConnectionAuthenticator#unauthenticated()}, the id the peer's HELLO announces; with an
+ * {@link Ed25519ConnectionAuthenticator}, the id the peer proved in the {@link Handshake} (this end
+ * answers the peer's AUTH_HELLO with its own AUTH_HELLO and AUTH, and binds when the peer's AUTH
+ * verifies). Only then does it replace an older connection of that peer, and from then on every
+ * request is checked against that id's permissions ({@link RegionAccess}). Requests are answered in
+ * the order received. A request that finds no room for its answer waits, and the connection stops
+ * reading, until the peer drains its answers: buffers stay bounded whatever the peer does.
  *
- * <p>Before HELLO, the buffers are a few hundred bytes, so unauthenticated connections cost little.
+ * <p>Before the handshake completes, the buffers are a few hundred bytes, so unbound connections cost
+ * little.
  */
 final class ServedConnection extends Connection {
     private static final int HANDSHAKE_BUFFER_BYTES = 256;
     private static final int BOUND_BUFFER_BYTES = 64 * 1024;
 
     private final long handshakeDeadlineNanos;
+    /** The authenticated handshake under way, or null. */
+    private Handshake handshake;
     private int peer = -1;
     private boolean bound;
 
@@ -42,10 +48,10 @@ final class ServedConnection extends Connection {
         return peer;
     }
 
-    /** Closes the connection if it is still waiting for HELLO past its deadline; true if it did. */
+    /** Closes the connection if its handshake is still not complete past its deadline; true if it did. */
     boolean expireHandshake(long now) {
         if (!bound && isOpen() && now - handshakeDeadlineNanos >= 0) {
-            handshakeFailed("no HELLO in time");
+            handshakeFailed(handshake == null ? "no HELLO in time" : "no AUTH in time");
             return true;
         }
         return false;
@@ -53,30 +59,48 @@ final class ServedConnection extends Connection {
 
     @Override
     protected int expectedTypes() {
-        return bound ? (1 << Wire.READ_REQ) | (1 << Wire.WRITE_REQ) : 1 << Wire.HELLO;
+        if (bound) {
+            return (1 << Wire.READ_REQ) | (1 << Wire.WRITE_REQ);
+        }
+        if (handshake != null) {
+            return 1 << Wire.AUTH;
+        }
+        // Both kinds of hello, so that a peer that disagrees on authentication is refused as such.
+        return (1 << Wire.HELLO) | (1 << Wire.AUTH_HELLO);
     }
 
     @Override
     protected boolean onFrame(UnsafeBuffer frame, int index, byte type, int frameLength) {
         return switch (type) {
             case Wire.HELLO -> onHello(frame, index);
+            case Wire.AUTH_HELLO -> onAuthHello(frame, index);
+            case Wire.AUTH -> onAuth(frame, index);
             case Wire.READ_REQ -> serveRead(frame, index);
             default -> serveWrite(frame, index, frameLength);
         };
     }
 
-    private boolean onHello(UnsafeBuffer frame, int index) {
+    /** The node id a hello announces, or -1 (and the connection closed) if the hello is refused. */
+    private int announcedPeer(UnsafeBuffer frame, int index) {
         if (Wire.helloMagic(frame, index) != Wire.MAGIC || Wire.helloVersion(frame, index) != Wire.VERSION) {
             handshakeFailed("bad magic or version");
-            return true;
+            return -1;
         }
         int announced = Wire.helloNodeId(frame, index);
         if (!NodeId.isValid(announced) || announced == agent.localNode()) {
             handshakeFailed("announced node id " + NodeId.toString(announced) + " is not a peer");
+            return -1;
+        }
+        return announced;
+    }
+
+    private boolean onHello(UnsafeBuffer frame, int index) {
+        int announced = announcedPeer(frame, index);
+        if (announced < 0) {
             return true;
         }
-        if (!agent.options().authenticator().accept(announced, remoteAddress(), true)) {
-            handshakeFailed(NodeId.toString(announced) + " refused by the authenticator");
+        if (keys() != null) {
+            authenticationFailed(NodeId.toString(announced) + " did not authenticate (unauthenticated HELLO)");
             return true;
         }
         int at = tx.reserve(Wire.HELLO_LENGTH);
@@ -85,13 +109,61 @@ final class ServedConnection extends Connection {
         }
         Wire.putHello(tx.view(), at, agent.localNode());
         tx.commit(Wire.HELLO_LENGTH);
-        peer = announced;
+        bind(announced);
+        return true;
+    }
+
+    private boolean onAuthHello(UnsafeBuffer frame, int index) {
+        int announced = announcedPeer(frame, index);
+        if (announced < 0) {
+            return true;
+        }
+        Ed25519ConnectionAuthenticator keys = keys();
+        if (keys == null) {
+            handshakeFailed(NodeId.toString(announced) + " asks for authentication; this node has no keys");
+            return true;
+        }
+        int answer = Wire.AUTH_HELLO_LENGTH + Wire.AUTH_LENGTH;
+        int at = tx.reserve(answer);
+        if (at < 0) {
+            return false; // cannot happen (nothing was sent yet); nothing changed, so the frame can come again
+        }
+        Handshake h = new Handshake(keys, false);
+        String refused = h.onPeerHello(frame, index);
+        if (refused != null) {
+            authenticationFailed(refused);
+            return true;
+        }
+        UnsafeBuffer out = tx.view();
+        h.putHello(out, at);
+        h.putAuth(out, at + Wire.AUTH_HELLO_LENGTH);
+        tx.commit(answer);
+        startSealing(h.sendMac());
+        handshake = h;
+        return true;
+    }
+
+    private boolean onAuth(UnsafeBuffer frame, int index) {
+        Handshake h = handshake;
+        if (!h.verifyAuth(frame, index)) {
+            authenticationFailed("the signature of " + NodeId.toString(h.peerNode()) + " does not verify");
+            return true;
+        }
+        startOpening(h.receiveMac());
+        h.destroy();
+        handshake = null;
+        bind(h.peerNode());
+        return true;
+    }
+
+    /** The handshake proved {@code node}: serve it from now on. */
+    private void bind(int node) {
+        peer = node;
         bound = true;
-        // Last use of this frame: growing moves the unparsed bytes (this HELLO included) to index 0.
+        // Last use of this frame: growing moves the unparsed bytes (this frame included) to index 0.
         rx.ensureCapacity(BOUND_BUFFER_BYTES);
         agent.counters().increment(TcpCounters.Counter.HANDSHAKES_COMPLETED);
         agent.bound(this);
-        return true;
     }
 
     private boolean serveRead(UnsafeBuffer frame, int index) {
@@ -102,7 +174,7 @@ final class ServedConnection extends Connection {
         boolean allowed = length <= agent.options().maxOperationBytes()
             && RegionAccess.allows(region, agent.localNode(), peer, false, offset, length);
         int responseLength = Wire.RESPONSE_HEADER_LENGTH + (allowed ? length : 0);
-        int at = tx.reserve(responseLength);
+        int at = reserveFrame(responseLength);
         if (at < 0) {
             return false;
         }
@@ -114,7 +186,7 @@ final class ServedConnection extends Connection {
         } else {
             Wire.putResponse(out, at, requestId, Wire.STATUS_ACCESS_DENIED, 0);
         }
-        tx.commit(responseLength);
+        commitFrame(at, responseLength);
         count(allowed);
         return true;
     }
@@ -125,7 +197,7 @@ final class ServedConnection extends Connection {
             malformed("WRITE_REQ length does not match its frame");
             return true;
         }
-        int at = tx.reserve(Wire.RESPONSE_HEADER_LENGTH);
+        int at = reserveFrame(Wire.RESPONSE_HEADER_LENGTH);
         if (at < 0) {
             return false;
         }
@@ -138,7 +210,7 @@ final class ServedConnection extends Connection {
         }
         Wire.putResponse(tx.view(), at, Wire.requestId(frame, index),
             allowed ? Wire.STATUS_SUCCESS : Wire.STATUS_ACCESS_DENIED, 0);
-        tx.commit(Wire.RESPONSE_HEADER_LENGTH);
+        commitFrame(at, Wire.RESPONSE_HEADER_LENGTH);
         count(allowed);
         return true;
     }
@@ -149,6 +221,10 @@ final class ServedConnection extends Connection {
 
     @Override
     protected void onClosed(String reason) {
+        if (handshake != null) {
+            handshake.destroy();
+            handshake = null;
+        }
         agent.unbound(this);
     }
 }

@@ -17,13 +17,26 @@ public final class TcpCounters {
         CONNECT_ATTEMPTS,
         /** Outbound connection attempts that failed before the handshake. */
         CONNECT_FAILURES,
-        /** Connections, inbound or outbound, whose HELLO exchange completed. */
+        /** Connections, inbound or outbound, whose handshake completed (unauthenticated or authenticated). */
         HANDSHAKES_COMPLETED,
         /**
-         * HELLOs refused (bad magic or version, invalid or unexpected node id, refused by the
-         * {@link ConnectionAuthenticator}) and handshakes that timed out.
+         * Handshakes refused (bad magic or version, invalid or unexpected node id, the two ends disagree
+         * on authentication, every {@link #AUTH_FAILURES authentication failure}) and handshakes that
+         * timed out. Each closes its connection before any request is served on it.
          */
         HANDSHAKE_FAILURES,
+        /**
+         * Peers that could not prove their node id ({@link Ed25519ConnectionAuthenticator}): an id with
+         * no known public key, a signature that does not verify, an owner answering with another id than
+         * the one dialled, an unauthenticated peer of an authenticated node, a failed key agreement.
+         * Also counted in {@link #HANDSHAKE_FAILURES}.
+         */
+        AUTH_FAILURES,
+        /**
+         * Frames on an authenticated connection whose MAC did not verify: altered, forged, replayed,
+         * reordered or dropped frames. Each closes its connection before the frame is acted upon.
+         */
+        MAC_FAILURES,
         /**
          * Frames that broke the wire format (length out of bounds, unknown or unexpected type, data
          * before HELLO, inconsistent lengths, unexpected response) and frames cut off by the end of the
@@ -67,6 +80,14 @@ public final class TcpCounters {
 
     public long handshakeFailures() {
         return get(Counter.HANDSHAKE_FAILURES);
+    }
+
+    public long authFailures() {
+        return get(Counter.AUTH_FAILURES);
+    }
+
+    public long macFailures() {
+        return get(Counter.MAC_FAILURES);
     }
 
     /** Adds one; network thread only (single writer). */

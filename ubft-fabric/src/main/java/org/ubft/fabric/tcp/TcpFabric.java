@@ -34,9 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * sent operations UNREACHABLE at once; connections are re-established with exponential backoff.
  * Peer misbehaviour closes the offending connection and shows in {@link #counters()}.
  *
- * <p>Trust: a connection is bound to the node id its peer announces, as the configured
- * {@link ConnectionAuthenticator} allows; the default accepts every announcement (no authentication
- * yet, see there).
+ * <p>Trust: a connection is bound to the node id its peer proves as the configured
+ * {@link ConnectionAuthenticator} says: by its Ed25519 key, with a MAC on every later frame, with an
+ * {@link Ed25519ConnectionAuthenticator}; by merely announcing it with the default,
+ * {@link ConnectionAuthenticator#unauthenticated()}.
  *
  * <p>Memory: connection buffers are bounded by {@link TcpOptions#maxFrameBytes()} each; a WRITE's
  * source is copied at post into its pooled descriptor, so staged WRITE bytes are bounded by the

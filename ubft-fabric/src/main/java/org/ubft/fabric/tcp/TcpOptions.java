@@ -106,7 +106,7 @@ public final class TcpOptions {
         return handshakeTimeoutNanos;
     }
 
-    /** Largest frame sent or accepted, header included; bounds every connection buffer. */
+    /** Largest frame sent or accepted, header and MAC tag included; bounds every connection buffer. */
     public int maxFrameBytes() {
         return maxFrameBytes;
     }
@@ -126,6 +126,10 @@ public final class TcpOptions {
         return idleStrategy;
     }
 
+    /**
+     * How connections prove their peers' node ids; {@link ConnectionAuthenticator#unauthenticated()}
+     * unless set.
+     */
     public ConnectionAuthenticator authenticator() {
         return authenticator;
     }
@@ -147,7 +151,7 @@ public final class TcpOptions {
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private Supplier<IdleStrategy> idleStrategy = BackoffIdleStrategy::new;
-        private ConnectionAuthenticator authenticator = ConnectionAuthenticator.acceptAll();
+        private ConnectionAuthenticator authenticator = ConnectionAuthenticator.unauthenticated();
         private NanoClock clock = SystemNanoClock.INSTANCE;
 
         private Builder(int localNode) {
@@ -200,6 +204,10 @@ public final class TcpOptions {
             return this;
         }
 
+        /**
+         * How connections prove their peers' node ids. An {@link Ed25519ConnectionAuthenticator} must be
+         * made for this node ({@link #build()} checks).
+         */
         public Builder authenticator(ConnectionAuthenticator authenticator) {
             this.authenticator = authenticator;
             return this;
@@ -216,6 +224,10 @@ public final class TcpOptions {
             Objects.requireNonNull(peerResolver, "peerResolver");
             Objects.requireNonNull(idleStrategy, "idleStrategy");
             Objects.requireNonNull(authenticator, "authenticator");
+            if (authenticator instanceof Ed25519ConnectionAuthenticator keys && keys.localNode() != localNode) {
+                throw new IllegalArgumentException("tcp fabric option authenticator holds the key of "
+                    + NodeId.toString(keys.localNode()) + ", not of " + NodeId.toString(localNode));
+            }
             Objects.requireNonNull(clock, "clock");
             require(maxOutstanding > 0 && maxOutstanding <= 1 << 20, "maxOutstanding", maxOutstanding, "1..2^20");
             require(operationTimeoutNanos > 0, "operationTimeout", operationTimeoutNanos, "positive");

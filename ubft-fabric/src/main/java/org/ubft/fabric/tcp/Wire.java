@@ -11,16 +11,27 @@ import java.nio.ByteOrder;
  *
  * <pre>
  * header (8 bytes, every frame)
- *   int32  frameLength   total bytes of the frame, header included
- *   uint8  type          HELLO, READ_REQ, WRITE_REQ or RESPONSE
+ *   int32  frameLength   total bytes of the frame, header and MAC tag included
+ *   uint8  type          HELLO, READ_REQ, WRITE_REQ, RESPONSE, AUTH_HELLO or AUTH
  *   3 bytes reserved     sent as zero, ignored
  * HELLO      int32 magic, int16 version, int16 reserved, int32 nodeId                        (20 bytes)
  * READ_REQ   int64 requestId, int32 regionId, int32 offset, int32 length                       (28 bytes)
  * WRITE_REQ  int64 requestId, int32 regionId, int32 offset, int32 length, length bytes          (28 + length)
  * RESPONSE   int64 requestId, uint8 status, 3 bytes reserved, int32 dataLength, dataLength bytes (24 + dataLength)
+ * AUTH_HELLO the HELLO fields, then 32 bytes nonce, 32 bytes X25519 ephemeral public key     (84 bytes)
+ * AUTH       64 bytes Ed25519 signature                                                     (72 bytes)
  * </pre>
  *
- * Each side sends HELLO first on every connection. {@code requestId} is the requester's
+ * Unauthenticated connections ({@link ConnectionAuthenticator#unauthenticated()}): each side sends
+ * HELLO first, and READ_REQ, WRITE_REQ and RESPONSE frames follow as above.
+ *
+ * <p>Authenticated connections ({@link Ed25519ConnectionAuthenticator}): the dialling side sends
+ * AUTH_HELLO; the accepting side answers AUTH_HELLO and AUTH; the dialling side answers AUTH (see
+ * {@link Handshake}). Every later frame ends with a {@link #MAC_LENGTH}-byte tag ({@link FrameMac})
+ * that {@code frameLength} counts; the type-specific lengths above are those of the frame without
+ * its tag.
+ *
+ * <p>{@code requestId} is the requester's
  * per-connection sequence number (not the caller's work-request id): an owner answers requests in the
  * order it receives them, so a response must carry the id of the oldest unanswered request.
  * {@code status} is 0 (SUCCESS) or 1 (ACCESS_DENIED); a RESPONSE carries data only for a successful
@@ -40,6 +51,9 @@ final class Wire {
     static final byte READ_REQ = 2;
     static final byte WRITE_REQ = 3;
     static final byte RESPONSE = 4;
+    static final byte AUTH_HELLO = 5;
+    static final byte AUTH = 6;
+    private static final byte MAX_TYPE = AUTH;
 
     static final byte STATUS_SUCCESS = 0;
     static final byte STATUS_ACCESS_DENIED = 1;
@@ -48,12 +62,19 @@ final class Wire {
     static final int HELLO_LENGTH = HEADER_LENGTH + 12;
     static final int REQUEST_LENGTH = HEADER_LENGTH + 20;
     static final int RESPONSE_HEADER_LENGTH = HEADER_LENGTH + 16;
-    /** Largest overhead of a frame over the bytes it carries. */
-    static final int MAX_OVERHEAD = REQUEST_LENGTH;
+    static final int NONCE_LENGTH = 32;
+    static final int EPHEMERAL_KEY_LENGTH = 32;
+    static final int AUTH_HELLO_LENGTH = HELLO_LENGTH + NONCE_LENGTH + EPHEMERAL_KEY_LENGTH;
+    static final int SIGNATURE_LENGTH = 64;
+    static final int AUTH_LENGTH = HEADER_LENGTH + SIGNATURE_LENGTH;
+    /** Bytes of the MAC tag at the end of every frame after an authenticated handshake. */
+    static final int MAC_LENGTH = FrameMac.TAG_LENGTH;
+    /** Largest overhead of a frame over the bytes it carries (a WRITE_REQ with its MAC tag). */
+    static final int MAX_OVERHEAD = REQUEST_LENGTH + MAC_LENGTH;
     /** Frame limit that lets every operation of {@link Fabric#MAX_OPERATION_BYTES} through. */
     static final int DEFAULT_MAX_FRAME_BYTES = Fabric.MAX_OPERATION_BYTES + MAX_OVERHEAD;
-    /** Smallest frame limit a fabric may be configured with. */
-    static final int MIN_MAX_FRAME_BYTES = 64;
+    /** Smallest frame limit a fabric may be configured with (handshake frames must fit). */
+    static final int MIN_MAX_FRAME_BYTES = 128;
 
     /** Result of {@link #checkHeader} for a frame that is acceptable. */
     static final int FRAME_OK = 0;
@@ -75,19 +96,23 @@ final class Wire {
      *
      * @param expectedTypes bit set of acceptable types ({@code 1 << type})
      * @param maxFrameBytes the receiver's frame limit
+     * @param trailer       bytes of MAC tag the frame must end with (0 or {@link #MAC_LENGTH})
      * @return {@link #FRAME_OK} or {@link #FRAME_MALFORMED}
      */
-    static int checkHeader(DirectBuffer b, int index, int expectedTypes, int maxFrameBytes) {
-        int length = frameLength(b, index);
+    static int checkHeader(DirectBuffer b, int index, int expectedTypes, int maxFrameBytes, int trailer) {
+        int wireLength = frameLength(b, index);
         int type = type(b, index);
-        if (type <= 0 || type > RESPONSE || (expectedTypes & (1 << type)) == 0) {
+        if (type <= 0 || type > MAX_TYPE || (expectedTypes & (1 << type)) == 0) {
             return FRAME_MALFORMED;
         }
-        if (length < HEADER_LENGTH || length > maxFrameBytes) {
+        if (wireLength < HEADER_LENGTH + trailer || wireLength > maxFrameBytes) {
             return FRAME_MALFORMED;
         }
+        int length = wireLength - trailer;
         boolean ok = switch (type) {
             case HELLO -> length == HELLO_LENGTH;
+            case AUTH_HELLO -> length == AUTH_HELLO_LENGTH;
+            case AUTH -> length == AUTH_LENGTH;
             case READ_REQ -> length == REQUEST_LENGTH;
             case WRITE_REQ -> length >= REQUEST_LENGTH && length - REQUEST_LENGTH <= Fabric.MAX_OPERATION_BYTES;
             case RESPONSE -> length >= RESPONSE_HEADER_LENGTH
@@ -124,6 +149,27 @@ final class Wire {
 
     static int helloNodeId(DirectBuffer b, int index) {
         return b.getInt(index + 16, ORDER);
+    }
+
+    // ---- AUTH_HELLO and AUTH ----------------------------------------------------------------------------
+
+    /** Writes an AUTH_HELLO: the HELLO fields, then {@code nonce} and {@code ephemeralKey} (32 bytes each). */
+    static void putAuthHello(MutableDirectBuffer b, int index, int nodeId, byte[] nonce, byte[] ephemeralKey) {
+        putHello(b, index, nodeId);
+        putHeader(b, index, AUTH_HELLO_LENGTH, AUTH_HELLO);
+        b.putBytes(index + HELLO_LENGTH, nonce, 0, NONCE_LENGTH);
+        b.putBytes(index + HELLO_LENGTH + NONCE_LENGTH, ephemeralKey, 0, EPHEMERAL_KEY_LENGTH);
+    }
+
+    /** Index of an AUTH_HELLO's ephemeral key. */
+    static int authHelloEphemeralKeyIndex(int index) {
+        return index + HELLO_LENGTH + NONCE_LENGTH;
+    }
+
+    /** Writes an AUTH frame carrying {@code signature}. */
+    static void putAuth(MutableDirectBuffer b, int index, byte[] signature) {
+        putHeader(b, index, AUTH_LENGTH, AUTH);
+        b.putBytes(index + HEADER_LENGTH, signature, 0, SIGNATURE_LENGTH);
     }
 
     // ---- READ_REQ and WRITE_REQ -------------------------------------------------------------------------

@@ -15,7 +15,9 @@ import java.util.function.UnaryOperator;
 /**
  * Contract-suite testbed: in-JVM tcp fabrics on 127.0.0.1 ephemeral ports that find each other
  * through a shared address book. Crashing a node closes its fabric. The operation timeout is generous
- * (the test machine is small and shared); tests never depend on it being short.
+ * (the test machine is small and shared); tests never depend on it being short. An
+ * {@link #authenticated()} testbed gives every node it opens an Ed25519 key ({@link TestKeys}) and an
+ * {@link Ed25519ConnectionAuthenticator} that knows the keys of all the nodes the testbed has opened.
  */
 public final class TcpFabricTestbed implements FabricTestbed {
     static final long OPERATION_TIMEOUT_MS = 1_000;
@@ -24,6 +26,7 @@ public final class TcpFabricTestbed implements FabricTestbed {
     private final Map<Integer, TcpFabric> fabrics = new ConcurrentHashMap<>();
     private final List<TcpFabric> opened = new ArrayList<>();
     private final UnaryOperator<TcpOptions.Builder> tweak;
+    private final TestKeys keys;
 
     public TcpFabricTestbed() {
         this(UnaryOperator.identity());
@@ -31,7 +34,27 @@ public final class TcpFabricTestbed implements FabricTestbed {
 
     /** A testbed whose fabrics' options are adjusted by {@code tweak}. */
     public TcpFabricTestbed(UnaryOperator<TcpOptions.Builder> tweak) {
+        this(null, tweak);
+    }
+
+    private TcpFabricTestbed(TestKeys keys, UnaryOperator<TcpOptions.Builder> tweak) {
+        this.keys = keys;
         this.tweak = tweak;
+    }
+
+    /** A testbed whose nodes authenticate their connections with keys of {@link #keys()}. */
+    public static TcpFabricTestbed authenticated() {
+        return authenticated(UnaryOperator.identity());
+    }
+
+    /** An authenticated testbed whose fabrics' options are adjusted by {@code tweak} (after the keys). */
+    public static TcpFabricTestbed authenticated(UnaryOperator<TcpOptions.Builder> tweak) {
+        return new TcpFabricTestbed(new TestKeys(), tweak);
+    }
+
+    /** The nodes' keys, or null if this testbed does not authenticate. */
+    public TestKeys keys() {
+        return keys;
     }
 
     /** The address book the fabrics resolve peers with; tests may add foreign endpoints. */
@@ -40,15 +63,19 @@ public final class TcpFabricTestbed implements FabricTestbed {
     }
 
     public TcpOptions.Builder options(int nodeId) {
-        return tweak.apply(TcpOptions.builder(nodeId)
+        TcpOptions.Builder builder = TcpOptions.builder(nodeId)
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))
             .peerResolver(addresses::get)
-            .operationTimeout(OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS));
+            .operationTimeout(OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        if (keys != null) {
+            builder.authenticator(keys.authenticator(nodeId));
+        }
+        return tweak.apply(builder);
     }
 
     @Override
     public String name() {
-        return "tcp";
+        return keys == null ? "tcp" : "tcp-authenticated";
     }
 
     @Override
@@ -96,9 +123,14 @@ public final class TcpFabricTestbed implements FabricTestbed {
 
     /** Internal errors caught on any network thread, for tests to assert there were none. */
     public long internalErrors() {
+        return sum(TcpCounters.Counter.INTERNAL_ERRORS);
+    }
+
+    /** {@code counter} summed over every fabric this testbed opened or tracks. */
+    public long sum(TcpCounters.Counter counter) {
         long n = 0;
         for (TcpFabric f : opened) {
-            n += f.counters().get(TcpCounters.Counter.INTERNAL_ERRORS);
+            n += f.counters().get(counter);
         }
         return n;
     }
