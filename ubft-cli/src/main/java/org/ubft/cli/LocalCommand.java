@@ -5,6 +5,9 @@ import org.ubft.cli.local.FoundationWorkload;
 import org.ubft.cli.local.MemnodeProcesses;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.config.FabricType;
+import org.ubft.common.crypto.KeyFiles;
+import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.memnode.MemoryNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -68,6 +71,7 @@ public final class LocalCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.printf("ubft local: cluster '%s' (%s), fabric %s, %d memory nodes, 2 of %d replicas in this process%n",
             cluster.clusterName(), file, cluster.fabric().configName(), cluster.memnodeCount(), cluster.n());
+        ensureKeys(cluster, out);
         out.flush();
         int last = cluster.memnodeCount() - 1;
         try (MemnodeProcesses memnodes = MemnodeProcesses.start(file, cluster, out);
@@ -109,6 +113,15 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("%-16s p50_us=%.1f p90_us=%.1f p99_us=%.1f max_us=%.1f%n", name,
             h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3,
             h.getMaxValue() / 1e3);
+    }
+
+    /** Authenticated tcp needs every node's keys: a local cluster creates them the first time. */
+    private static void ensureKeys(ClusterConfig cluster, PrintWriter out) {
+        if (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()
+            && !Files.exists(KeyFiles.privateKeyFile(cluster.keysDir(), NodeId.replica(0)))) {
+            KeyGenerator.generate(cluster, false);
+            out.printf("created the cluster's keys in %s (bin/ubft keygen)%n", cluster.keysDir());
+        }
     }
 
     /** conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar. */

@@ -1,5 +1,7 @@
 package org.ubft.cli;
 
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.fabric.ChildProcess;
 
 import java.io.IOException;
@@ -36,6 +38,7 @@ final class TestClusters {
         try {
             Path file = dir.resolve("cluster.properties");
             Files.writeString(file, sb.toString());
+            KeyGenerator.generate(ClusterConfig.load(file), false); // tcp connections are authenticated
             return file;
         } catch (IOException e) {
             throw new AssertionError(e);

@@ -4,10 +4,14 @@ import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.fabric.shm.ShmFabric;
 import org.ubft.fabric.shm.ShmOptions;
+import org.ubft.common.crypto.ClusterKeys;
+import org.ubft.common.crypto.PublicKeys;
+import org.ubft.fabric.tcp.Ed25519ConnectionAuthenticator;
 import org.ubft.fabric.tcp.TcpFabric;
 import org.ubft.fabric.tcp.TcpOptions;
 
 import java.net.InetSocketAddress;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
 /** Opens the fabric a cluster file selects (key {@code fabric}) for one of its nodes. */
@@ -18,7 +22,9 @@ public final class Fabrics {
     /**
      * The fabric endpoint of {@code nodeId} in {@code config}: on {@code shm}, memory-mapped files in
      * {@code fabric.shm.dir}; on {@code tcp}, a listener on the node's endpoint and connections to the
-     * other nodes' endpoints.
+     * other nodes' endpoints, authenticated with the nodes' keys unless {@code fabric.tcp.authentication = none}.
+     *
+     * @throws org.ubft.common.config.ConfigException if the node's keys are missing or do not match
      *
      * @throws IllegalArgumentException if the node is not in the cluster
      * @throws FabricException          if the fabric cannot start (directory, port in use)
@@ -33,15 +39,29 @@ public final class Fabrics {
                 return new ShmFabric(ShmOptions.of(config.shmDir(), nodeId)
                     .withMaxOutstanding(config.fabricMaxOutstanding()));
             case TCP:
-                return new TcpFabric(TcpOptions.builder(nodeId)
+                TcpOptions.Builder tcp = TcpOptions.builder(nodeId)
                     .bindAddress(bindAddress(config, nodeId))
                     .peerResolver(id -> config.contains(id) ? config.address(id) : null)
                     .maxOutstanding(config.fabricMaxOutstanding())
                     .operationTimeout(config.fabricOpTimeoutNanos(), TimeUnit.NANOSECONDS)
-                    .idleStrategy(config::newIdleStrategy)
-                    .build());
+                    .idleStrategy(config::newIdleStrategy);
+                if (config.tcpAuthenticated()) {
+                    tcp.authenticator(authenticator(ClusterKeys.load(config, nodeId)));
+                }
+                return new TcpFabric(tcp.build());
             default:
                 throw new IllegalStateException("no fabric for " + config.fabric());
+        }
+    }
+
+    /** The connection authenticator of a node from its loaded keys (every node of the cluster has a key). */
+    public static Ed25519ConnectionAuthenticator authenticator(ClusterKeys keys) {
+        byte[] seed = keys.signingKey().seed();
+        try {
+            PublicKeys publicKeys = keys.publicKeys();
+            return new Ed25519ConnectionAuthenticator(keys.selfNodeId(), seed, publicKeys::publicKey);
+        } finally {
+            Arrays.fill(seed, (byte) 0);
         }
     }
 

@@ -41,6 +41,7 @@ public final class ClusterConfig {
     private final int channelMaxMessageBytes;
     private final int fabricOpTimeoutMillis;
     private final int fabricMaxOutstanding;
+    private final boolean tcpAuthenticated;
     private final String idleStrategy;
     private final Path keysDir;
     private final Endpoint[] replicas;
@@ -50,7 +51,8 @@ public final class ClusterConfig {
     // Called by ConfigParser only, after every value was validated.
     ClusterConfig(String source, String clusterName, int f, int fm, FabricType fabric, Path shmDir, int ctbcastTail,
                   int consensusWindow, int registerValueBytes, int registerDeltaMicros, int channelMaxMessageBytes,
-                  int fabricOpTimeoutMillis, int fabricMaxOutstanding, String idleStrategy, Path keysDir,
+                  int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, String idleStrategy,
+                  Path keysDir,
                   Endpoint[] replicas, Endpoint[] memnodes, Endpoint[] clients) {
         this.source = source;
         this.clusterName = clusterName;
@@ -65,6 +67,7 @@ public final class ClusterConfig {
         this.channelMaxMessageBytes = channelMaxMessageBytes;
         this.fabricOpTimeoutMillis = fabricOpTimeoutMillis;
         this.fabricMaxOutstanding = fabricMaxOutstanding;
+        this.tcpAuthenticated = tcpAuthenticated;
         this.idleStrategy = idleStrategy;
         this.keysDir = keysDir;
         this.replicas = replicas;
@@ -191,6 +194,11 @@ public final class ClusterConfig {
     }
 
     /** {@code idle.strategy}, one of {@link IdleStrategies#NAMES}. */
+    /** Whether tcp fabric connections are authenticated with the nodes' keys ({@code fabric.tcp.authentication}). */
+    public boolean tcpAuthenticated() {
+        return tcpAuthenticated;
+    }
+
     public String idleStrategy() {
         return idleStrategy;
     }
@@ -358,6 +366,10 @@ public final class ClusterConfig {
         }
 
         /** Sets {@code idle.strategy}. */
+        public Builder tcpAuthentication(String mode) {
+            return set(ConfigKey.FABRIC_TCP_AUTHENTICATION.key(), mode);
+        }
+
         public Builder idleStrategy(String name) {
             return set(ConfigKey.IDLE_STRATEGY.key(), name);
         }

@@ -32,6 +32,8 @@ public enum ConfigKey {
             "a fabric READ or WRITE not answered within this many milliseconds completes UNREACHABLE"),
     FABRIC_MAX_OUTSTANDING("fabric.max.outstanding", Kind.INT, "4096", 1, 1_048_576, List.of(),
             "fabric operations a process may have in flight at once"),
+    FABRIC_TCP_AUTHENTICATION("fabric.tcp.authentication", Kind.CHOICE, "ed25519", 0, 0, List.of("ed25519", "none"),
+            "tcp connections: ed25519 = signed key agreement and an HMAC on every frame; none = unauthenticated"),
     IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "backoff", 0, 0, IdleStrategies.NAMES,
             "what an agent does when it finds no work (busy-spin only on dedicated cores)"),
     KEYS_DIR("keys.dir", Kind.PATH, "keys/<cluster.name>", 0, 0, List.of(),

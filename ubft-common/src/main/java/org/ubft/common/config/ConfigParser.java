@@ -62,6 +62,7 @@ final class ConfigParser {
         int maxMessage = integer(ConfigKey.CHANNEL_MAX_MESSAGE_BYTES);
         int opTimeoutMs = integer(ConfigKey.FABRIC_OP_TIMEOUT_MS);
         int maxOutstanding = integer(ConfigKey.FABRIC_MAX_OUTSTANDING);
+        boolean tcpAuthenticated = choice(ConfigKey.FABRIC_TCP_AUTHENTICATION).equals("ed25519");
         String idle = choice(ConfigKey.IDLE_STRATEGY);
         Path keysDir = path(ConfigKey.KEYS_DIR, name);
         checkCount(EndpointRole.REPLICA, ConfigKey.F, f);
@@ -72,7 +73,7 @@ final class ConfigParser {
             throw new ConfigException(source, problems);
         }
         return new ClusterConfig(source, name, f, fm, fabric, shmDir, tail, window, valueBytes, deltaUs, maxMessage,
-                opTimeoutMs, maxOutstanding, idle, keysDir,
+                opTimeoutMs, maxOutstanding, tcpAuthenticated, idle, keysDir,
                 array(EndpointRole.REPLICA), array(EndpointRole.MEMNODE), array(EndpointRole.CLIENT));
     }
 

@@ -54,6 +54,15 @@ public final class SigningKey {
         return nodeId;
     }
 
+    /**
+     * A copy of the {@value #SEED_BYTES}-byte private key, for the one component outside this package that needs
+     * it raw: the tcp fabric's connection authenticator, which signs its key agreement with it. Clear the copy
+     * once it has been handed over.
+     */
+    public byte[] seed() {
+        return seed.clone();
+    }
+
     /** A copy of the {@value PublicKeys#PUBLIC_KEY_BYTES}-byte public key. */
     public byte[] publicKey() {
         return publicKey.clone();
