@@ -20,7 +20,9 @@ import org.ubft.fabric.Status;
  *   <li>A slot has at most one WRITE in flight; its completion, which the owner routes here through a
  *       {@link CompletionRouter} under this sender's tag, frees it and lets staged messages go (posted from
  *       inside {@link #onCompletion}).</li>
- *   <li>A WRITE that ends UNREACHABLE or ACCESS_DENIED is counted and its slot reused: the channel does not
+ *   <li>A WRITE that ends UNREACHABLE is counted and posted again, same message, unless a newer message takes
+ *       its slot first (then it is counted as superseded). A WRITE that ends ACCESS_DENIED is counted and its slot
+ *       reused. Beyond that the channel does not
  *       retransmit (tail semantics; the receiver catches up when the slot is written again).</li>
  *   <li>Memory is fixed at construction (mirror of t slots, staging of the given capacity); sending
  *       allocates nothing beyond what the fabric does. Single-threaded, on the fabric's thread.</li>
@@ -36,6 +38,12 @@ public final class TailChannelSender implements CompletionHandler {
     private final UnsafeBuffer mirror;
     /** §6.2: a slot is unavailable until the completion of its WRITE. */
     private final boolean[] inFlight;
+    /** Slots whose last WRITE ended UNREACHABLE and still hold the newest message for that slot. */
+    private final boolean[] rewrite;
+    private final int[] slotWriteBytes;
+    private int rewritesPending;
+    private long rewrites;
+    private long superseded;
     private final StagingRing staging;
     private int inFlightCount;
     private long nextIndex;
@@ -62,6 +70,8 @@ public final class TailChannelSender implements CompletionHandler {
         this.layout = layout;
         this.mirror = new UnsafeBuffer(new byte[layout.ringBytes()]);
         this.inFlight = new boolean[layout.t()];
+        this.rewrite = new boolean[layout.t()];
+        this.slotWriteBytes = new int[layout.t()];
         this.staging = new StagingRing(stagingCapacity, layout.maxMessageBytes());
     }
 
@@ -100,7 +110,14 @@ public final class TailChannelSender implements CompletionHandler {
         inFlightCount--;
         switch (status) {
             case SUCCESS -> written++;
-            case UNREACHABLE -> unreachable++;
+            case UNREACHABLE -> {
+                // The receiver may have missed the message (the connection broke or the write timed out): write the
+                // slot again, same index and incarnation, unless a newer message takes the slot first. Without this a
+                // receiver would wait at that slot until lapped. ACCESS_DENIED is final and not retried.
+                unreachable++;
+                rewrite[(int) slot] = true;
+                rewritesPending++;
+            }
             case ACCESS_DENIED -> denied++;
         }
         flush();
@@ -120,6 +137,15 @@ public final class TailChannelSender implements CompletionHandler {
             staging.removeHead();
             posted++;
         }
+        for (int slot = 0; rewritesPending > 0 && slot < rewrite.length; slot++) {
+            if (rewrite[slot] && !inFlight[slot] && fabric.outstanding() < fabric.maxOutstanding()) {
+                rewrite[slot] = false;
+                rewritesPending--;
+                rewrites++;
+                post(slot, slotWriteBytes[slot]);
+                posted++;
+            }
+        }
         return posted;
     }
 
@@ -131,10 +157,31 @@ public final class TailChannelSender implements CompletionHandler {
         int slot = layout.slot(index);
         int slotOffset = slot * layout.slotBytes();
         int bytes = layout.writeSlot(mirror, slotOffset, index, src, offset, length);
+        if (rewrite[slot]) {
+            rewrite[slot] = false; // a newer message supersedes the one to write again
+            rewritesPending--;
+            superseded++;
+        }
+        slotWriteBytes[slot] = bytes;
+        post(slot, bytes);
+    }
+
+    private void post(int slot, int bytes) {
+        int slotOffset = slot * layout.slotBytes();
         // §6.2: one WRITE of the whole slot (header and payload); the receiver's checksum catches torn ones.
         fabric.write(CompletionRouter.compose(tag, slot), receiverNode, regionId, slotOffset, mirror, slotOffset, bytes);
         inFlight[slot] = true;
         inFlightCount++;
+    }
+
+    /** Messages whose WRITE ended UNREACHABLE and that a newer message replaced before they were written again. */
+    public long superseded() {
+        return superseded;
+    }
+
+    /** Slot WRITEs posted again after ending UNREACHABLE. */
+    public long rewrites() {
+        return rewrites;
     }
 
     /** Index the next message will get (= messages sent so far). */
@@ -154,7 +201,7 @@ public final class TailChannelSender implements CompletionHandler {
 
     /** True when nothing is in flight or staged. */
     public boolean isIdle() {
-        return inFlightCount == 0 && staging.isEmpty();
+        return inFlightCount == 0 && staging.isEmpty() && rewritesPending == 0;
     }
 
     /** WRITEs that completed SUCCESS. */

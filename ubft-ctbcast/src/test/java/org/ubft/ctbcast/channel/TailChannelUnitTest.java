@@ -231,26 +231,52 @@ class TailChannelUnitTest {
         assertEquals(T, fabric.writes);
         assertEquals(2, sender.staged());
         assertEquals(1, sender.evicted());
-        // Slot 0 completes (UNREACHABLE: counted, slot reused); 5 waits for slot 1, so nothing moves yet.
+        // Slot 0 completes UNREACHABLE: counted, and message 0 is written again at once (same incarnation);
+        // 5 waits for slot 1.
         fabric.completed();
         sender.onCompletion(CompletionRouter.compose(9, 0), Status.UNREACHABLE);
         assertEquals(1, sender.unreachableWrites());
-        assertEquals(T, fabric.writes);
+        assertEquals(T + 1, fabric.writes);
+        assertEquals(1, sender.rewrites());
+        assertEquals(layout.slotOffset(0), fabric.lastOffset);
+        assertEquals(layout.incarnation(0), fabric.lastSrc.getLong(fabric.lastSrcIndex + TailChannelLayout.INCARNATION_OFFSET));
         fabric.completed();
         sender.onCompletion(CompletionRouter.compose(9, 1), Status.SUCCESS);
-        assertEquals(T + 1, fabric.writes);
+        assertEquals(T + 2, fabric.writes);
         assertEquals(layout.slotOffset(5), fabric.lastOffset);
         fabric.completed();
         sender.onCompletion(CompletionRouter.compose(9, 2), Status.ACCESS_DENIED);
-        assertEquals(T + 2, fabric.writes);
+        assertEquals(T + 3, fabric.writes);
         assertEquals(layout.slotOffset(6), fabric.lastOffset);
         assertEquals(1, sender.deniedWrites());
         assertEquals(0, sender.staged());
+        fabric.completed();
+        sender.onCompletion(CompletionRouter.compose(9, 0), Status.SUCCESS); // the second write of message 0
+        assertEquals(T + 3, fabric.writes, "ACCESS_DENIED is final: nothing is written again");
         // A completion for a slot with nothing in flight is ignored.
         sender.onCompletion(CompletionRouter.compose(9, 0), Status.SUCCESS);
         sender.onCompletion(CompletionRouter.compose(9, 1L << 40), Status.SUCCESS);
         assertEquals(2, sender.strayCompletions());
         assertThrows(IllegalArgumentException.class, () -> sender.send(payload, 0, MAX + 1));
+    }
+
+    @Test
+    void aFailedWriteIsNotRepeatedOnceANewerMessageTookItsSlot() {
+        TailChannelLayout layout = new TailChannelLayout(T, MAX);
+        StubFabric fabric = new StubFabric();
+        TailChannelSender sender = new TailChannelSender(fabric, 9, ChannelHarness.RECEIVER, 5, layout, T);
+        UnsafeBuffer payload = new UnsafeBuffer(new byte[MAX]);
+        for (long k = 0; k <= T; k++) { // message T waits for slot 0
+            sender.send(payload, 0, Messages.fill(payload, k, MAX));
+        }
+        fabric.completed();
+        sender.onCompletion(CompletionRouter.compose(9, 0), Status.UNREACHABLE);
+        assertEquals(T + 1, fabric.writes, "slot 0 is written once more");
+        assertEquals(layout.incarnation(T), fabric.lastSrc.getLong(fabric.lastSrcIndex + TailChannelLayout.INCARNATION_OFFSET),
+            "with message T, which supersedes message 0");
+        assertEquals(0, sender.rewrites());
+        assertEquals(1, sender.superseded());
+        assertTrue(!sender.isIdle());
     }
 
     @Test
