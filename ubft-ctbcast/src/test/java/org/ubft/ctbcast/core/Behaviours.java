@@ -32,6 +32,30 @@ final class Behaviours {
         }
     }
 
+    /**
+     * Broadcaster: LOCK(k, m) to everyone, then a second LOCK(k, m') with m' != m to {@code target}; no SIGNED.
+     * A receiver that locked m must not lock m' (line 14), nor send a second LOCKED (Observation 2).
+     */
+    record DoubleLock(int target) implements Behaviour {
+        @Override
+        public String name() {
+            return "second LOCK for the same k to replica " + target;
+        }
+
+        @Override
+        public void outbound(Adversary a, int to, byte[] message, Consumer<byte[]> send) {
+            if (!ownStream(a, message)) {
+                send.accept(message);
+            } else if (Adversary.type(message) == CtbcastMessage.LOCK) {
+                send.accept(message);
+                if (to == target) {
+                    a.inject(to, a.lock(a.me, Adversary.k(message), Adversary.variant(Adversary.payload(message), 5)),
+                        1_000);
+                }
+            }
+        }
+    }
+
     /** Broadcaster: no LOCK; a different, validly signed m in the SIGNED to each receiver. */
     record SlowPathEquivocation() implements Behaviour {
         @Override

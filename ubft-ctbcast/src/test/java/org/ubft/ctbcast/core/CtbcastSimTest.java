@@ -172,6 +172,14 @@ class CtbcastSimTest {
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
+    void secondLockForTheSameK(long seed) {
+        CtbcastCluster c = run(cluster(seed, SignedMode.AFTER_TIMEOUT, new Behaviours.DoubleLock(1)), 2_000, 20_000);
+        c.log.checkAll(c.correct());
+        assertTrue(c.counters(1).staleLocks() > 0, c.describe());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
     void equivocationOnTheSlowPath(long seed) {
         CtbcastCluster c = run(cluster(seed, SignedMode.IMMEDIATELY, new Behaviours.SlowPathEquivocation()),
             2_000, 20_000);

@@ -75,7 +75,8 @@ final class DeliveryLog {
     }
 
     /** Agreement: correct replicas that deliver (k, *) from r deliver the same m. */
-    void checkAgreement(boolean[] correct) {
+    List<String> agreementViolations(boolean[] correct) {
+        List<String> violations = new ArrayList<>();
         Map<String, Delivery> first = new HashMap<>();
         for (Delivery d : deliveries) {
             if (!correct[d.replica]) {
@@ -84,42 +85,48 @@ final class DeliveryLog {
             String key = d.broadcaster + "/" + d.k;
             Delivery other = first.putIfAbsent(key, d);
             if (other != null && !Arrays.equals(other.message, d.message)) {
-                fail("agreement: replica " + other.replica + " and replica " + d.replica + " delivered different "
-                    + "messages for k=" + d.k + " from " + d.broadcaster);
+                violations.add("agreement: replica " + other.replica + " and replica " + d.replica
+                    + " delivered different messages for k=" + d.k + " from " + d.broadcaster);
             }
         }
+        return violations;
     }
 
     /** Integrity: what a correct replica delivers from a correct broadcaster, the broadcaster broadcast. */
-    void checkIntegrity(boolean[] correct) {
+    List<String> integrityViolations(boolean[] correct) {
+        List<String> violations = new ArrayList<>();
         for (Delivery d : deliveries) {
             if (!correct[d.replica] || !correct[d.broadcaster]) {
                 continue;
             }
             byte[] m = broadcasts.get(d.broadcaster).get(d.k);
             if (m == null || !Arrays.equals(m, d.message)) {
-                fail("integrity: replica " + d.replica + " delivered k=" + d.k + " from " + d.broadcaster
+                violations.add("integrity: replica " + d.replica + " delivered k=" + d.k + " from " + d.broadcaster
                     + (m == null ? ", never broadcast" : ", not the message broadcast"));
             }
         }
+        return violations;
     }
 
     /** No duplication: no correct replica delivers (k, *) from p twice. */
-    void checkNoDuplication(boolean[] correct) {
+    List<String> duplicationViolations(boolean[] correct) {
+        List<String> violations = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Delivery d : deliveries) {
             if (correct[d.replica] && !seen.add(d.replica + "/" + d.broadcaster + "/" + d.k)) {
-                fail("no duplication: replica " + d.replica + " delivered k=" + d.k + " from " + d.broadcaster
-                    + " twice");
+                violations.add("no duplication: replica " + d.replica + " delivered k=" + d.k + " from "
+                    + d.broadcaster + " twice");
             }
         }
+        return violations;
     }
 
     /**
      * Tail-validity, at the end of a run: every correct replica delivered each of the last t messages of every
      * correct broadcaster (the broadcaster never went t beyond them).
      */
-    void checkTailValidity(boolean[] correct) {
+    List<String> tailValidityViolations(boolean[] correct) {
+        List<String> violations = new ArrayList<>();
         for (int p = 0; p < n; p++) {
             if (!correct[p]) {
                 continue;
@@ -127,22 +134,44 @@ final class DeliveryLog {
             for (long k = Math.max(1, lastK[p] - t + 1); k <= lastK[p]; k++) {
                 for (int r = 0; r < n; r++) {
                     if (correct[r] && !delivered(r, p, k)) {
-                        fail("tail-validity: replica " + r + " did not deliver k=" + k + " of " + p
+                        violations.add("tail-validity: replica " + r + " did not deliver k=" + k + " of " + p
                             + " (last k " + lastK[p] + ", t " + t + ")");
                     }
                 }
             }
         }
+        return violations;
     }
 
+    /** Agreement, integrity and no duplication; fails naming every violated property. */
     void checkSafety(boolean[] correct) {
-        checkAgreement(correct);
-        checkIntegrity(correct);
-        checkNoDuplication(correct);
+        check(correct, false);
     }
 
+    /** The four properties; fails naming every violated property. */
     void checkAll(boolean[] correct) {
-        checkSafety(correct);
-        checkTailValidity(correct);
+        check(correct, true);
+    }
+
+    private void check(boolean[] correct, boolean tailValidity) {
+        List<List<String>> all = new ArrayList<>();
+        all.add(agreementViolations(correct));
+        all.add(integrityViolations(correct));
+        all.add(duplicationViolations(correct));
+        if (tailValidity) {
+            all.add(tailValidityViolations(correct));
+        }
+        StringBuilder properties = new StringBuilder();
+        StringBuilder examples = new StringBuilder();
+        for (List<String> v : all) {
+            if (!v.isEmpty()) {
+                String property = v.get(0).substring(0, v.get(0).indexOf(':'));
+                properties.append(properties.length() == 0 ? "" : ", ").append(property);
+                examples.append("\n  ").append(v.get(0)).append(" (").append(v.size()).append(" in all)");
+            }
+        }
+        if (properties.length() > 0) {
+            fail("violated: " + properties + examples);
+        }
     }
 }
