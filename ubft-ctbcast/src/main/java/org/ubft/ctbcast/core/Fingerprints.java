@@ -33,7 +33,7 @@ public final class Fingerprints {
     public void fingerprint(DirectBuffer src, int index, int length, MutableDirectBuffer dst, int dstIndex) {
         byte[] array = src.byteArray();
         if (array != null) {
-            sha256.update(array, (int) src.wrapAdjustment() + index, length);
+            sha256.update(array, src.wrapAdjustment() + index, length);
         } else {
             src.getBytes(index, scratch, 0, length);
             sha256.update(scratch, 0, length);
