@@ -262,6 +262,17 @@ class CtbcastCoreTest {
         receive(P, broadcasterKeys.signed(1, m));
         settle();
         assertEquals(1, delivered.size());
+
+        // Now the slow path first, then the fast path completes: line 40 alone stops a second delivery.
+        build(config);
+        receive(P, broadcasterKeys.lock(P, 1, m));
+        receive(P, broadcasterKeys.signed(1, m));
+        settle();
+        assertDelivered(1, m);
+        receive(2, broadcasterKeys.locked(P, 1, m));
+        settle();
+        assertEquals(1, delivered.size());
+        assertEquals(1, core.counters().duplicatesSuppressed());
     }
 
     // ---- broadcaster and requests ---------------------------------------------------------------------

@@ -230,7 +230,8 @@ class CtbcastSimTest {
     @MethodSource("seeds")
     void lockedForAPayloadNeverReceived(long seed) {
         for (SignedMode mode : SignedMode.values()) {
-            CtbcastCluster c = run(cluster(seed, mode, null, null, new Behaviours.ForgedLocked()), 2_000, 20_000, false);
+            CtbcastCluster c = run(cluster(seed, mode, null, null, new Behaviours.ForgedLocked()), 2_000, 20_000,
+                false);
             c.log.checkAll(c.correct());
             assertEquals(0, c.counters(0).fastDeliveries() + c.counters(1).fastDeliveries(), c.describe());
         }
@@ -240,7 +241,8 @@ class CtbcastSimTest {
     @MethodSource("seeds")
     void bogusSignaturesInMessagesAndRegisters(long seed) {
         for (SignedMode mode : SignedMode.values()) {
-            CtbcastCluster c = run(cluster(seed, mode, null, null, new Behaviours.BogusSignatures()), 2_000, 20_000, false);
+            CtbcastCluster c = run(cluster(seed, mode, null, null, new Behaviours.BogusSignatures()), 2_000, 20_000,
+                false);
             c.log.checkAll(c.correct());
             assertTrue(c.counters(0).invalidRegisterValues() + c.counters(1).invalidRegisterValues() > 0,
                 c.describe());
