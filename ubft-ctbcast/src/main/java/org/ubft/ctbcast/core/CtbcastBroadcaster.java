@@ -1,0 +1,186 @@
+package org.ubft.ctbcast.core;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.Arrays;
+
+/**
+ * The broadcaster side of Algorithm 1 (lines 1-4) for a replica's own stream. Owned and driven by a
+ * {@link CtbcastReplica}; single-threaded.
+ *
+ * <p>It keeps its last t messages (a ring indexed k mod t) so that it can still sign and send them. When it
+ * sends SIGNED(k) (line 4) is a choice the paper leaves open ("after some configurable timeout"):
+ * <ul>
+ *   <li>{@link CtbcastConfig.SignedMode#IMMEDIATELY}: with LOCK, as printed;</li>
+ *   <li>{@link CtbcastConfig.SignedMode#AFTER_TIMEOUT}: {@code slowPathTimeoutNanos} after LOCK, unless the
+ *       layer above said every replica delivered k ({@link #allDelivered}) or k left the ring; and at once when
+ *       a receiver asks for it (REQUEST_SIGNED, or {@link #requestSlowPath} here).</li>
+ * </ul>
+ * Either way SIGNED(k) goes out at most once per k (Observation 1), whoever asks.
+ */
+public final class CtbcastBroadcaster {
+    private static final long NONE = CtbcastReceiver.NONE;
+    private static final byte NOT_SIGNED = 0;
+    private static final byte SIGN_WANTED = 1;
+    private static final byte SIGNING = 2;
+    private static final byte SENT = 3;
+
+    private final CtbcastReplica replica;
+    private final CtbcastConfig config;
+    private final CtbcastCounters counters;
+    private final int me;
+    private final int t;
+    private final int maxMessage;
+
+    private final long[] ringK;
+    private final int[] ringLength;
+    private final UnsafeBuffer ringMessage;
+    private final byte[] signState;
+    private final long[] deadline;
+    private long lastK;
+    private long nextTimer = 1;
+    private long allDeliveredK;
+    private boolean retryWanted;
+
+    CtbcastBroadcaster(CtbcastReplica replica) {
+        this.replica = replica;
+        this.config = replica.config();
+        this.counters = replica.counters();
+        this.me = replica.me();
+        this.t = config.t();
+        this.maxMessage = config.maxMessageBytes();
+        ringK = new long[t];
+        Arrays.fill(ringK, NONE);
+        ringLength = new int[t];
+        ringMessage = new UnsafeBuffer(new byte[t * maxMessage]);
+        signState = new byte[t];
+        deadline = new long[t];
+    }
+
+    /**
+     * broadcast(k, m) with the next identifier k (the first is 1): LOCK(k, m) to everyone (line 3), this
+     * replica's own receiver included, and SIGNED(k, m, sig) now or later (line 4). {@code m} is copied.
+     * The deliver upcall may run before this returns.
+     *
+     * @return k
+     * @throws IllegalArgumentException if m is longer than {@code maxMessageBytes}
+     */
+    public long broadcast(DirectBuffer m, int offset, int length) {
+        if (length < 0 || length > maxMessage) {
+            throw new IllegalArgumentException("message of " + length + " bytes; at most " + maxMessage);
+        }
+        long k = ++lastK;
+        int s = slot(k);
+        ringK[s] = k;
+        ringLength[s] = length;
+        ringMessage.putBytes(s * maxMessage, m, offset, length);
+        signState[s] = NOT_SIGNED;
+        deadline[s] = replica.clock().nanoTime() + config.slowPathTimeoutNanos();
+        replica.sendLock(me, k, ringMessage, s * maxMessage, length); // line 3
+        replica.receiver(me).onLock(k, ringMessage, s * maxMessage, length);
+        if (config.signedMode() == CtbcastConfig.SignedMode.IMMEDIATELY && ringK[s] == k) {
+            requestSign(s); // line 4
+        }
+        return k;
+    }
+
+    /** The last identifier broadcast, 0 before the first. */
+    public long lastK() {
+        return lastK;
+    }
+
+    /**
+     * The layer above learnt that every replica delivered every message up to {@code k} (for consensus: all n
+     * WILL_CERTIFY for the slot): SIGNED for them is no longer needed, their timers stop.
+     */
+    public void allDelivered(long k) {
+        if (k > allDeliveredK) {
+            allDeliveredK = Math.min(k, lastK);
+        }
+    }
+
+    /** Sends SIGNED(k) now if k is still among the last t broadcasts and not yet signed. */
+    public boolean requestSlowPath(long k) {
+        if (k < 1 || k > lastK) {
+            return false;
+        }
+        int s = slot(k);
+        if (ringK[s] != k || signState[s] != NOT_SIGNED) {
+            return false;
+        }
+        requestSign(s);
+        return true;
+    }
+
+    /** REQUEST_SIGNED(k) from replica {@code from}. */
+    void onRequestSigned(int from, long k) {
+        if (requestSlowPath(k)) {
+            counters.signedRequestsServed++;
+        } else {
+            counters.signedRequestsIgnored++;
+        }
+    }
+
+    private void requestSign(int s) {
+        UnsafeBuffer fingerprint = replica.fingerprintScratch();
+        replica.fingerprints().fingerprint(ringMessage, s * maxMessage, ringLength[s], fingerprint, 0);
+        UnsafeBuffer statement = replica.statementScratch();
+        int length = SignedStatement.encode(statement, 0, me, ringK[s], fingerprint, 0);
+        signState[s] = SIGNING;
+        counters.signRequests++;
+        if (!replica.signatures().requestSign(Tokens.of(Tokens.SIGN, me, 0, s, (int) ringK[s]), statement, 0,
+            length)) {
+            counters.signRequests--;
+            signState[s] = SIGN_WANTED;
+            retryWanted = true;
+        }
+    }
+
+    void onSigned(long token, DirectBuffer signature, int offset) {
+        int s = Tokens.slot(token);
+        if (s >= t || signState[s] != SIGNING
+            || (ringK[s] & Tokens.GENERATION_MASK) != Tokens.generation(token)) {
+            return; // k left the ring while it was being signed
+        }
+        signState[s] = SENT;
+        long k = ringK[s];
+        replica.sendSigned(me, k, signature, offset, ringMessage, s * maxMessage, ringLength[s]); // line 4
+        replica.receiver(me).onSigned(k, ringMessage, s * maxMessage, ringLength[s], signature, offset, true);
+    }
+
+    int doWork(long now) {
+        int work = 0;
+        if (retryWanted) {
+            retryWanted = false;
+            for (int s = 0; s < t; s++) {
+                if (signState[s] == SIGN_WANTED) {
+                    requestSign(s);
+                    work++;
+                }
+            }
+        }
+        if (config.signedMode() == CtbcastConfig.SignedMode.AFTER_TIMEOUT) {
+            if (nextTimer <= lastK - t) {
+                nextTimer = lastK - t + 1; // older ones left the ring
+            }
+            // Deadlines grow with k: stop at the first one not yet due.
+            while (nextTimer <= lastK) {
+                int s = slot(nextTimer);
+                if (ringK[s] == nextTimer && nextTimer > allDeliveredK && signState[s] == NOT_SIGNED) {
+                    if (now - deadline[s] < 0) {
+                        break;
+                    }
+                    requestSign(s);
+                    work++;
+                }
+                nextTimer++;
+            }
+        }
+        return work;
+    }
+
+    private int slot(long k) {
+        return (int) (k % t);
+    }
+}
