@@ -1,5 +1,7 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
+
 /**
  * Settings of CTBcast (paper §4.2, Algorithm 1), the same at every replica.
  *
@@ -65,7 +67,7 @@ public record CtbcastConfig(int n, int t, int maxMessageBytes, int lockedInlineM
 
     /** Bytes of the body of a LOCKED for a message of {@code messageLength} bytes: m itself or a fingerprint. */
     public int lockedBodyBytes(int messageLength) {
-        return messageLength <= lockedInlineMaxBytes ? messageLength : Fingerprints.BYTES;
+        return messageLength <= lockedInlineMaxBytes ? messageLength : Fingerprints.FINGERPRINT_BYTES;
     }
 
     /** Whether a LOCKED for a message of {@code messageLength} bytes carries its fingerprint. */
@@ -75,6 +77,6 @@ public record CtbcastConfig(int n, int t, int maxMessageBytes, int lockedInlineM
 
     /** Largest LOCKED body. */
     public int maxLockedBodyBytes() {
-        return Math.max(Math.min(lockedInlineMaxBytes, maxMessageBytes), Fingerprints.BYTES);
+        return Math.max(Math.min(lockedInlineMaxBytes, maxMessageBytes), Fingerprints.FINGERPRINT_BYTES);
     }
 }

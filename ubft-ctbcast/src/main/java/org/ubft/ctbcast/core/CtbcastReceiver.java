@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -117,7 +118,7 @@ public final class CtbcastReceiver {
         spK = filled(new long[t]);
         spLength = new int[t];
         spMessage = new UnsafeBuffer(new byte[t * maxMessage]);
-        spFingerprint = new UnsafeBuffer(new byte[t * Fingerprints.BYTES]);
+        spFingerprint = new UnsafeBuffer(new byte[t * Fingerprints.FINGERPRINT_BYTES]);
         spSignature = new UnsafeBuffer(new byte[t * SignedStatement.SIGNATURE_BYTES]);
         spUnresolved = new int[t];
         readState = new byte[t * n];
@@ -248,7 +249,7 @@ public final class CtbcastReceiver {
         spMessage.putBytes(s * maxMessage, buffer, mOffset, mLength);
         spSignature.putBytes(s * SignedStatement.SIGNATURE_BYTES, signature, sigOffset,
             SignedStatement.SIGNATURE_BYTES);
-        replica.fingerprints().fingerprint(buffer, mOffset, mLength, spFingerprint, s * Fingerprints.BYTES);
+        replica.fingerprints().fingerprint(buffer, mOffset, mLength, spFingerprint, s * Fingerprints.FINGERPRINT_BYTES);
         if (trusted) {
             spState[s] = VERIFYING;
             signedVerified(s);
@@ -259,7 +260,7 @@ public final class CtbcastReceiver {
 
     private void requestSignedVerify(int s) {
         UnsafeBuffer statement = replica.statementScratch();
-        int length = SignedStatement.encode(statement, 0, b, spK[s], spFingerprint, s * Fingerprints.BYTES);
+        int length = SignedStatement.encode(statement, 0, b, spK[s], spFingerprint, s * Fingerprints.FINGERPRINT_BYTES);
         spState[s] = VERIFYING;
         counters.verifyRequests++;
         if (!replica.signatures().requestVerify(Tokens.of(Tokens.VERIFY_SIGNED, b, 0, s, spGeneration[s]), b,
@@ -319,7 +320,7 @@ public final class CtbcastReceiver {
             return;
         }
         UnsafeBuffer value = replica.valueScratch();
-        RegisterValue.encode(value, 0, k, spFingerprint, s * Fingerprints.BYTES, spSignature,
+        RegisterValue.encode(value, 0, k, spFingerprint, s * Fingerprints.FINGERPRINT_BYTES, spSignature,
             s * SignedStatement.SIGNATURE_BYTES);
         long previous = writtenK[s];
         writtenK[s] = k;
@@ -404,7 +405,7 @@ public final class CtbcastReceiver {
             return;
         }
         if (sameK && equal(value, offset + RegisterValue.FINGERPRINT_OFFSET, spFingerprint,
-            s * Fingerprints.BYTES, Fingerprints.BYTES)) {
+            s * Fingerprints.FINGERPRINT_BYTES, Fingerprints.FINGERPRINT_BYTES)) {
             resolved(s, q); // same k, same m: line 33 needs m' != m
             return;
         }

@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -35,7 +36,7 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
     private final CtbcastMessage decoder;
     private final Fingerprints fingerprints;
     private final UnsafeBuffer sendBuffer;
-    private final UnsafeBuffer fingerprintScratch = new UnsafeBuffer(new byte[Fingerprints.BYTES]);
+    private final UnsafeBuffer fingerprintScratch = new UnsafeBuffer(new byte[Fingerprints.FINGERPRINT_BYTES]);
     private final UnsafeBuffer statementScratch = new UnsafeBuffer(new byte[SignedStatement.BYTES]);
     private final UnsafeBuffer valueScratch = new UnsafeBuffer(new byte[RegisterValue.BYTES]);
 
@@ -55,7 +56,7 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
         this.registers = registers;
         this.deliverHandler = deliverHandler;
         this.decoder = new CtbcastMessage(config);
-        this.fingerprints = new Fingerprints(config.maxMessageBytes());
+        this.fingerprints = new Fingerprints();
         this.sendBuffer = new UnsafeBuffer(new byte[CtbcastMessage.maxEncodedBytes(config)]);
         this.receivers = new CtbcastReceiver[config.n()];
         for (int p = 0; p < receivers.length; p++) {

@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -19,7 +20,7 @@ import java.nio.ByteOrder;
 public final class RegisterValue {
     public static final int K_OFFSET = 0;
     public static final int FINGERPRINT_OFFSET = 8;
-    public static final int SIGNATURE_OFFSET = FINGERPRINT_OFFSET + Fingerprints.BYTES;
+    public static final int SIGNATURE_OFFSET = FINGERPRINT_OFFSET + Fingerprints.FINGERPRINT_BYTES;
     public static final int BYTES = SIGNATURE_OFFSET + SignedStatement.SIGNATURE_BYTES;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
@@ -29,7 +30,7 @@ public final class RegisterValue {
     public static void encode(MutableDirectBuffer dst, int index, long k, DirectBuffer fingerprint, int fpIndex,
                               DirectBuffer signature, int sigIndex) {
         dst.putLong(index + K_OFFSET, k, ORDER);
-        dst.putBytes(index + FINGERPRINT_OFFSET, fingerprint, fpIndex, Fingerprints.BYTES);
+        dst.putBytes(index + FINGERPRINT_OFFSET, fingerprint, fpIndex, Fingerprints.FINGERPRINT_BYTES);
         dst.putBytes(index + SIGNATURE_OFFSET, signature, sigIndex, SignedStatement.SIGNATURE_BYTES);
     }
 

@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -26,7 +27,7 @@ public final class SignedStatement {
     public static final int BROADCASTER_OFFSET = 24;
     public static final int K_OFFSET = 28;
     public static final int FINGERPRINT_OFFSET = 36;
-    public static final int BYTES = FINGERPRINT_OFFSET + Fingerprints.BYTES;
+    public static final int BYTES = FINGERPRINT_OFFSET + Fingerprints.FINGERPRINT_BYTES;
     /** Bytes of an Ed25519 signature. */
     public static final int SIGNATURE_BYTES = 64;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
@@ -46,7 +47,7 @@ public final class SignedStatement {
         dst.putBytes(index, DOMAIN);
         dst.putInt(index + BROADCASTER_OFFSET, broadcaster, ORDER);
         dst.putLong(index + K_OFFSET, k, ORDER);
-        dst.putBytes(index + FINGERPRINT_OFFSET, fingerprint, fingerprintIndex, Fingerprints.BYTES);
+        dst.putBytes(index + FINGERPRINT_OFFSET, fingerprint, fingerprintIndex, Fingerprints.FINGERPRINT_BYTES);
         return BYTES;
     }
 }

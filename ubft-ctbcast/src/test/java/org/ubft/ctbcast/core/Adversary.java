@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
@@ -26,7 +27,7 @@ final class Adversary {
         this.privateKey = privateKey.clone();
         this.tbcast = tbcast;
         this.random = random;
-        this.fingerprints = new Fingerprints(config.maxMessageBytes());
+        this.fingerprints = new Fingerprints();
     }
 
     void registers(CtbcastCluster.ByzantineRegisters registers) {
@@ -124,7 +125,7 @@ final class Adversary {
     }
 
     byte[] fingerprint(byte[] m) {
-        UnsafeBuffer fp = new UnsafeBuffer(new byte[Fingerprints.BYTES]);
+        UnsafeBuffer fp = new UnsafeBuffer(new byte[Fingerprints.FINGERPRINT_BYTES]);
         fingerprints.fingerprint(new UnsafeBuffer(m), 0, m.length, fp, 0);
         return fp.byteArray();
     }

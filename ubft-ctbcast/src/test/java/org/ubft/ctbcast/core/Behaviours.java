@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import java.util.function.Consumer;
 
 /**
@@ -217,7 +218,7 @@ final class Behaviours {
         }
 
         private static byte[] bogusValue(Adversary a, long k) {
-            return Adversary.registerValue(k, a.randomBytes(Fingerprints.BYTES),
+            return Adversary.registerValue(k, a.randomBytes(Fingerprints.FINGERPRINT_BYTES),
                 a.randomBytes(SignedStatement.SIGNATURE_BYTES));
         }
     }

@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.core;
 
+import org.ubft.common.crypto.Fingerprints;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,7 +123,7 @@ class CtbcastCoreTest {
         byte[] m = message(90, 3);
         receive(2, broadcasterKeys.locked(P, 1, m)); // LOCKED before LOCK
         receive(P, broadcasterKeys.lock(P, 1, m));
-        assertEquals(CtbcastMessage.HEADER_BYTES + Fingerprints.BYTES, sent.get(0).length);
+        assertEquals(CtbcastMessage.HEADER_BYTES + Fingerprints.FINGERPRINT_BYTES, sent.get(0).length);
         assertDelivered(1, m);
     }
 
