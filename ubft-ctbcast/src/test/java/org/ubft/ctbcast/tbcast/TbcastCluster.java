@@ -10,6 +10,7 @@ import org.ubft.ctbcast.link.PeerLinks;
 import org.ubft.fabric.CompletionRouter;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.FabricTestbed;
+import org.ubft.fabric.sim.SimFabricTestbed;
 
 import java.util.BitSet;
 import java.util.HashMap;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 final class TbcastCluster implements AutoCloseable {
     static final int N = 3;
+    static final long SIM_STEP_NANOS = 500;
     static final int[] MEMBERS = {NodeId.replica(0), NodeId.replica(1), NodeId.replica(2)};
 
     final FabricTestbed testbed;
@@ -199,14 +201,22 @@ final class TbcastCluster implements AutoCloseable {
         return true;
     }
 
-    /** One round: every running replica's duty cycle, then a little fabric progress. */
+    /**
+     * One round: every running replica's duty cycle, then a little fabric progress. On sim, time moves by
+     * {@link #SIM_STEP_NANOS} per round (rather than to the next event, which may be an operation timeout
+     * far ahead), so that the replicas' timers fire when due.
+     */
     void pump() {
         for (int r = 0; r < N; r++) {
             if (running[r]) {
                 links[r].doWork();
             }
         }
-        testbed.progress();
+        if (testbed instanceof SimFabricTestbed sim) {
+            sim.network().runFor(SIM_STEP_NANOS);
+        } else {
+            testbed.progress();
+        }
     }
 
     /** Pumps until {@code condition} holds or {@code maxNanos} of the testbed's time pass. */
