@@ -253,7 +253,7 @@ public final class Tbcast implements LinkStream {
         }
         acksReceived++;
         final long oldest = oldest();
-        for (long k = Math.max(oldest, settledBelow[from]); k < base; k++) {
+        for (long k = Math.max(oldest, settledBelow[from]), end = Math.min(base, nextIndex); k < end; k++) { // <= 2t
             setAcked(from, slot(k));
         }
         settledBelow[from] = Math.max(settledBelow[from], base);

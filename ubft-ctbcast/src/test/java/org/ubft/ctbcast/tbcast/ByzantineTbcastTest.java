@@ -2,6 +2,7 @@ package org.ubft.ctbcast.tbcast;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ubft.common.Checksums;
@@ -128,6 +129,7 @@ class ByzantineTbcastTest {
 
     /** Each kind of bad input, one at a time, with the exact counter it must land in. */
     @Test
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // hang guard only
     void everyBadInputIsDroppedAndCounted() {
         setUp(new SimNetwork(11).defaultLatency(LatencyModel.uniform(500, 1_500)));
         for (int r = 0; r < 2; r++) {
@@ -235,6 +237,7 @@ class ByzantineTbcastTest {
      */
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // hang guard only
     void randomByzantineTraffic(long seed) {
         setUp(new SimNetwork(seed).defaultLatency(LatencyModel.exponential(300, 1_500)).tornWrites(0.3, 4_000));
         Random random = new Random(seed);
