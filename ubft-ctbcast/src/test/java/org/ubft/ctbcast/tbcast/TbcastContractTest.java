@@ -134,7 +134,8 @@ public abstract class TbcastContractTest {
      * Replica 0 broadcasts 20 × 2t messages on stream 1, paced by replica 1's acknowledgements: replica 1
      * delivers every one (the broadcaster is not held back by the receiver that does not acknowledge),
      * the broadcaster's buffer stays at 2t, all of them unacknowledged by replica 2 and evicted in turn,
-     * and the retransmissions to replica 2 go on but stay within one buffer per retransmission period. A silent
+     * and the retransmissions to replica 2 go on but stay within one buffer per retransmission period and
+     * never push a message out of the channel to 2. A silent
      * replica 2 that wakes up then delivers the last 2t (retransmitted, since its channel holds only t).
      */
     protected void unresponsiveReceiver(FabricTestbed testbed, boolean crash) {
@@ -155,6 +156,7 @@ public abstract class TbcastContractTest {
                 c.pump();
                 assertTrue(b.buffered() <= window);
             }
+            long channelEvictions = c.links[0].sender(2).evicted();
             assertTrue(c.runUntil(() -> c.deliveredCount(1, 1, 0) == total, settleNanos()), "replica 1 fell behind");
             assertTrue(c.runUntil(() -> b.unacknowledged(1) == 0 && b.unacknowledged(0) == 0, settleNanos()));
             // The broadcaster keeps retransmitting to 2 (once its channel to 2 has room), within bounds.
@@ -168,6 +170,8 @@ public abstract class TbcastContractTest {
             assertTrue(b.retransmittedTo(2) <= maxRetransmissions,
                 "retransmissions to replica 2: " + b.retransmittedTo(2) + ", bound " + maxRetransmissions);
             assertTrue(c.links[0].sender(2).staged() <= c.linkConfig.stagingCapacity());
+            assertEquals(channelEvictions, c.links[0].sender(2).evicted(),
+                "retransmissions pushed messages out of the channel to 2 (they must use free room only)");
             if (!crash) {
                 c.running[2] = true;
                 assertTrue(c.runUntil(c::tailDelivered, settleNanos()), () -> "after waking up: " + c.missingFromTail());
