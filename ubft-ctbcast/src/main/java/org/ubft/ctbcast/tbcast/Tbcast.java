@@ -1,0 +1,451 @@
+package org.ubft.ctbcast.tbcast;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.ctbcast.link.Envelope;
+import org.ubft.ctbcast.link.LinkConfig;
+import org.ubft.ctbcast.link.LinkStream;
+import org.ubft.ctbcast.link.PeerLinks;
+
+/**
+ * Tail Broadcast (TBcast, paper §4.2): one stream of a replica, in both roles. As broadcaster it numbers
+ * its messages 1, 2, 3, ... ({@link #broadcast}); as receiver it delivers every member's messages on this
+ * stream, its own included ({@link TbcastHandler}). Properties (§4.1, all of CTBcast's but agreement):
+ * <ul>
+ *   <li><b>Tail-validity</b> for the last 2t messages: if a correct replica broadcasts (k, m) and never
+ *       broadcasts k + 2t or later, every correct replica eventually delivers (k, m).</li>
+ *   <li><b>Integrity</b>: a message delivered from a correct broadcaster p was broadcast by p, with those
+ *       bytes and that index (the tail channel from p is writable only by p and checksummed).</li>
+ *   <li><b>No duplication</b>: no index of a broadcaster is delivered twice.</li>
+ * </ul>
+ *
+ * <h2>How (§4.2)</h2>
+ * "The broadcaster buffers its last 2t messages and retransmits them until it receives acknowledgements
+ * from all receivers. Then, to broadcast a new message when the buffer is full, the broadcaster simply
+ * makes room for it by evicting the oldest buffered message." Here: a ring of 2t preallocated slots,
+ * message k in slot k mod 2t; per receiver, a bit per slot saying it acknowledged that slot's message;
+ * every retransmission period, each buffered message goes again to each receiver that has not
+ * acknowledged it. A receiver keeps, per broadcaster, a window of the 2t indices up to the highest seen
+ * ({@link DeliveryWindow}): it delivers an index of the window the first time it arrives, drops a second
+ * copy (duplicate) and anything below the window (out of tail). Its acknowledgement (an {@link Envelope}
+ * ack entry: the lowest undelivered index and a bitmap of the delivered ones above it) rides on every
+ * envelope it sends that broadcaster, on any stream, and goes alone after the links' ack delay if an
+ * arrival changed it and nothing else went; a duplicate or out-of-tail arrival also asks for one, so a
+ * lost acknowledgement is repaired. Retransmissions use only the free room of the channel
+ * ({@link #doWork}), so they never push fresher messages out, and a slow receiver is not flooded.
+ *
+ * <h2>Why acknowledgements and 2t buffering give tail-validity on top of the tail channel</h2>
+ * The tail channel (§6.2) alone guarantees only the last t messages <em>of the channel</em>: a burst on
+ * any stream sharing it, or a receiver slow to poll, laps older messages, and a WRITE lost to a fault is
+ * never written again. So a message handed to the channel once may never arrive. Take (k, m) among the
+ * last 2t messages of a correct broadcaster p that stops before k + 2t. (1) It is never evicted: only the
+ * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per period, to every
+ * receiver q that has not acknowledged it. (3) A correct q acknowledges exactly what it delivered, plus
+ * indices below its window, which it will never deliver; but q's window ends at the highest index p sent,
+ * which is below k + 2t, so k is inside it: q never dismisses k as out of tail, and p never takes it as
+ * acknowledged before q delivered it. (4) Every retransmission is a fresh channel message; after the
+ * network stabilizes (eventual synchrony: WRITEs succeed, q polls), the unacknowledged set only shrinks,
+ * so the traffic p sends q dies down to a finite set of retransmissions that the channel delivers once
+ * they are among its last t. Hence q delivers (k, m). (The tail is 2t for a CTBcast tail of t,
+ * presumably because Algorithm 1 TBcast-broadcasts two messages, LOCK and SIGNED, per identifier.)
+ * Memory stays bounded because eviction, not acknowledgement, frees a slot: a crashed or silent receiver
+ * costs at most 2t retransmissions per period (and no more than its channel takes) and never blocks
+ * {@link #broadcast}.
+ *
+ * <h2>Delivery order</h2>
+ * Each index at most once, in arrival order: first transmissions arrive in increasing index order (the
+ * channel is FIFO), but a retransmission can fill a gap after later indices were delivered, so
+ * deliveries are not FIFO. Indices from a Byzantine broadcaster can be anything in 1..2^62-1: a huge one
+ * moves its window (and only its window) up; it cannot make this replica throw, allocate or grow.
+ *
+ * <h2>Use</h2>
+ * Construct one per stream on a {@link PeerLinks} (the constructor registers it); drive everything with
+ * {@link PeerLinks#doWork()}, which delivers, acknowledges and fires retransmission timers from the
+ * links' clock. Single-threaded. Memory: 2t × maxMessageBytes for the buffer, O(n·t) bits besides.
+ */
+public final class Tbcast implements LinkStream {
+    /** Indices stay below 2^62 (unreachable in practice; keeps arithmetic far from overflow). */
+    public static final long MAX_INDEX = 1L << 62;
+
+    private final PeerLinks links;
+    private final int streamId;
+    private final TbcastConfig config;
+    private final TbcastHandler handler;
+    private final int n;
+    private final int window;
+    private final int maxBytes;
+    private final int ackWords;
+    private final long period;
+
+    // ---- broadcaster ----
+    /** §4.2: the last 2t messages, message k at slot k mod 2t. */
+    private final UnsafeBuffer buffer;
+    private final int[] lengths;
+    /** Per receiver, per slot: when the slot's message last went to the receiver. */
+    private final long[][] lastSent;
+    /** Per receiver, per slot: the receiver acknowledged the slot's current message. */
+    private final long[][] acked;
+    /** Per receiver: every index below this was acknowledged (highest valid ack base seen). */
+    private final long[] settledBelow;
+    private long nextIndex = 1;
+    private boolean retransmitArmed;
+    private long retransmitAt;
+
+    // ---- receiver ----
+    private final DeliveryWindow[] windows;
+
+    // ---- counters ----
+    private long broadcasts;
+    private long sent;
+    private long retransmitted;
+    private final long[] retransmittedTo;
+    private long evicted;
+    private long delivered;
+    private long duplicates;
+    private long outOfWindow;
+    private long malformed;
+    private long acksReceived;
+
+    /**
+     * Creates stream {@code streamId} on {@code links} and registers it there.
+     *
+     * @throws IllegalArgumentException if the stream does not fit the links' configuration or its id is taken
+     */
+    public Tbcast(PeerLinks links, int streamId, TbcastConfig config, TbcastHandler handler) {
+        LinkConfig lc = links.config();
+        if (config.maxMessageBytes() > lc.maxPayloadBytes()) {
+            throw new IllegalArgumentException("messages of " + config.maxMessageBytes() + " bytes; the links carry "
+                + lc.maxPayloadBytes());
+        }
+        if (config.window() > lc.maxWindow()) {
+            throw new IllegalArgumentException("window 2t = " + config.window() + " exceeds the links' " + lc.maxWindow());
+        }
+        this.links = links;
+        this.streamId = streamId;
+        this.config = config;
+        this.handler = handler;
+        this.n = links.members();
+        this.window = config.window();
+        this.maxBytes = config.maxMessageBytes();
+        this.ackWords = LinkConfig.ackWords(window);
+        this.period = config.retransmitPeriodNanos();
+        this.buffer = new UnsafeBuffer(new byte[window * maxBytes]);
+        this.lengths = new int[window];
+        this.lastSent = new long[n][window];
+        this.acked = new long[n][(window + 63) / 64];
+        this.settledBelow = new long[n];
+        this.windows = new DeliveryWindow[n];
+        this.retransmittedTo = new long[n];
+        for (int p = 0; p < n; p++) {
+            windows[p] = new DeliveryWindow(window);
+            settledBelow[p] = 1;
+        }
+        links.register(this);
+    }
+
+    // ---- broadcaster ---------------------------------------------------------------------------------
+
+    /**
+     * TBcast-broadcasts {@code length} bytes of {@code src} from {@code offset} to every member, this one
+     * included. Never blocks; when 2t messages are buffered the oldest is evicted (§4.2).
+     *
+     * @return the message's index k (1 for the first)
+     * @throws IllegalArgumentException if the message exceeds {@link TbcastConfig#maxMessageBytes()}
+     */
+    public long broadcast(DirectBuffer src, int offset, int length) {
+        if (length < 0 || length > maxBytes) {
+            throw new IllegalArgumentException("message of " + length + " bytes; at most " + maxBytes);
+        }
+        if (nextIndex >= MAX_INDEX) {
+            throw new IllegalStateException("stream " + streamId + " exhausted its indices");
+        }
+        final long k = nextIndex;
+        final int slot = slot(k);
+        if (k > window && !ackedByAll(slot)) {
+            evicted++; // §4.2: make room by evicting the oldest buffered message, acknowledged or not
+        }
+        nextIndex++;
+        final int at = slot * maxBytes;
+        buffer.putBytes(at, src, offset, length);
+        lengths[slot] = length;
+        for (int r = 0; r < n; r++) {
+            acked[r][slot >>> 6] &= ~(1L << slot);
+        }
+        long now = links.clock().nanoTime();
+        broadcasts++;
+        for (int r = 0; r < n; r++) {
+            links.send(r, streamId, 0, k, buffer, at, length);
+            lastSent[r][slot] = now;
+            sent++;
+        }
+        arm(now + period);
+        return k;
+    }
+
+    /**
+     * Retransmits, oldest first, each buffered message whose period elapsed to each receiver that did not
+     * acknowledge it, as far as the channel to that receiver has {@link PeerLinks#sendRoom room}: a
+     * retransmission never evicts a fresher message from the channel, and a slow or dead receiver gets at
+     * most a channel's worth at a time. A message that found no room is looked at again a quarter period later.
+     */
+    @Override
+    public int doWork(long now) {
+        if (!retransmitArmed || now - retransmitAt < 0) {
+            return 0;
+        }
+        retransmitArmed = false;
+        int work = 0;
+        final long oldest = oldest();
+        for (int r = 0; r < n; r++) {
+            int room = -1; // asked lazily: most rounds find nothing due
+            long[] sentAt = lastSent[r];
+            for (long k = oldest; k < nextIndex; k++) {
+                int slot = slot(k);
+                if (isAcked(r, slot)) {
+                    continue;
+                }
+                long due = sentAt[slot] + period;
+                if (now - due >= 0) {
+                    if (room < 0) {
+                        room = links.sendRoom(r);
+                    }
+                    if (room > 0) {
+                        links.send(r, streamId, Envelope.FLAG_RETRANSMISSION, k, buffer, slot * maxBytes, lengths[slot]);
+                        room--;
+                        sentAt[slot] = now;
+                        retransmitted++;
+                        retransmittedTo[r]++;
+                        work++;
+                        due = now + period;
+                    } else {
+                        due = now + Math.max(1, period / 4);
+                    }
+                }
+                arm(due);
+            }
+        }
+        return work;
+    }
+
+    /**
+     * Takes an acknowledgement from receiver {@code from}. One that acknowledges an index not yet broadcast
+     * (a base beyond the next index, a bit beyond the newest) or has a base of 0 is absurd: dropped whole,
+     * counted as malformed. Acknowledgements only ever add: a stale one changes nothing.
+     */
+    @Override
+    public void onAck(int from, long base, DirectBuffer bitmap, int bitmapOffset, int words) {
+        final long newest = nextIndex - 1;
+        if (base < 1 || base > nextIndex || words < 0 || words > ackWords) {
+            malformed++;
+            return;
+        }
+        for (int i = words - 1; i >= 0; i--) {
+            long w = bitmap.getLong(bitmapOffset + 8 * i, Envelope.ORDER);
+            if (w != 0) {
+                long highest = base + 1 + 64L * i + (63 - Long.numberOfLeadingZeros(w));
+                if (highest > newest) {
+                    malformed++;
+                    return;
+                }
+                break;
+            }
+        }
+        acksReceived++;
+        final long oldest = oldest();
+        for (long k = Math.max(oldest, settledBelow[from]), end = Math.min(base, nextIndex); k < end; k++) { // <= 2t
+            setAcked(from, slot(k));
+        }
+        settledBelow[from] = Math.max(settledBelow[from], base);
+        for (int i = 0; i < words; i++) {
+            long w = bitmap.getLong(bitmapOffset + 8 * i, Envelope.ORDER);
+            while (w != 0) {
+                long k = base + 1 + 64L * i + Long.numberOfTrailingZeros(w);
+                if (k >= oldest) {
+                    setAcked(from, slot(k));
+                }
+                w &= w - 1;
+            }
+        }
+    }
+
+    // ---- receiver ------------------------------------------------------------------------------------
+
+    /** A message of this stream from member {@code from}: delivered if new, else dropped and counted. */
+    @Override
+    public void onData(int from, long index, int flags, DirectBuffer src, int offset, int length) {
+        if (index < 1 || index >= MAX_INDEX || length > maxBytes) {
+            malformed++;
+            return;
+        }
+        int outcome = windows[from].accept(index);
+        // Acknowledge every arrival: a duplicate or an out-of-tail copy means the broadcaster missed an ack.
+        links.requestAck(from);
+        if (outcome == DeliveryWindow.NEW) {
+            delivered++;
+            handler.onDeliver(from, index, src, offset, length);
+        } else if (outcome == DeliveryWindow.DUPLICATE) {
+            duplicates++;
+        } else {
+            outOfWindow++;
+        }
+    }
+
+    /** Whether anything arrived from {@code to} on this stream: then every envelope to it carries our ack. */
+    @Override
+    public boolean hasAck(int to) {
+        return windows[to].high() > 0;
+    }
+
+    /** Writes the ack for broadcaster {@code to}: its window's lowest undelivered index and the delivered ones above. */
+    @Override
+    public int writeAck(int to, MutableDirectBuffer dst, int entryOffset) {
+        DeliveryWindow w = windows[to];
+        long base = w.low();
+        long span = w.high() - base; // indices base + 1 .. high; < 2t
+        int words = span <= 0 ? 0 : (int) ((span + 63) / 64);
+        Envelope.putAckEntry(dst, entryOffset, streamId, base, words);
+        for (int i = 0; i < words; i++) {
+            long bits = 0;
+            long first = base + 1 + 64L * i;
+            int count = (int) Math.min(64, w.high() - first + 1);
+            for (int b = 0; b < count; b++) {
+                if (w.delivered(first + b)) {
+                    bits |= 1L << b;
+                }
+            }
+            Envelope.putAckWord(dst, entryOffset, i, bits);
+        }
+        return Envelope.ackEntryBytes(words);
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------
+
+    private int slot(long index) {
+        return (int) (index % window);
+    }
+
+    /** Oldest index still buffered. */
+    private long oldest() {
+        return Math.max(1, nextIndex - window);
+    }
+
+    private boolean isAcked(int r, int slot) {
+        return (acked[r][slot >>> 6] & (1L << slot)) != 0;
+    }
+
+    private void setAcked(int r, int slot) {
+        acked[r][slot >>> 6] |= 1L << slot;
+    }
+
+    private boolean ackedByAll(int slot) {
+        for (int r = 0; r < n; r++) {
+            if (!isAcked(r, slot)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void arm(long at) {
+        if (!retransmitArmed || at - retransmitAt < 0) {
+            retransmitAt = at;
+            retransmitArmed = true;
+        }
+    }
+
+    // ---- introspection -------------------------------------------------------------------------------
+
+    @Override
+    public int streamId() {
+        return streamId;
+    }
+
+    @Override
+    public int maxAckWords() {
+        return ackWords;
+    }
+
+    public TbcastConfig config() {
+        return config;
+    }
+
+    /** Index the next broadcast will get (= broadcasts + 1). */
+    public long nextIndex() {
+        return nextIndex;
+    }
+
+    /** Messages in the buffer: min(broadcasts, 2t). */
+    public int buffered() {
+        return (int) (nextIndex - oldest());
+    }
+
+    /** Buffered messages that member {@code receiver} has not acknowledged. */
+    public int unacknowledged(int receiver) {
+        int count = 0;
+        for (long k = oldest(); k < nextIndex; k++) {
+            if (!isAcked(receiver, slot(k))) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Highest index seen from {@code broadcaster} (0 before any). */
+    public long highestSeen(int broadcaster) {
+        return windows[broadcaster].high();
+    }
+
+    /** Messages broadcast. */
+    public long broadcasts() {
+        return broadcasts;
+    }
+
+    /** First transmissions: one per member per broadcast. */
+    public long sent() {
+        return sent;
+    }
+
+    /** Retransmissions, all receivers together. */
+    public long retransmitted() {
+        return retransmitted;
+    }
+
+    /** Retransmissions to member {@code receiver}. */
+    public long retransmittedTo(int receiver) {
+        return retransmittedTo[receiver];
+    }
+
+    /** Buffered messages evicted while some receiver had not acknowledged them. */
+    public long evicted() {
+        return evicted;
+    }
+
+    /** Messages delivered, from all broadcasters. */
+    public long delivered() {
+        return delivered;
+    }
+
+    /** Arrivals of an index already delivered, dropped. */
+    public long duplicates() {
+        return duplicates;
+    }
+
+    /** Arrivals of an index below the broadcaster's window (out of the tail), dropped. */
+    public long outOfWindow() {
+        return outOfWindow;
+    }
+
+    /**
+     * Dropped as malformed: messages with an index outside 1..2^62-1 or longer than the maximum, and
+     * absurd acknowledgements (base 0, or acknowledging indices not yet broadcast).
+     */
+    public long malformed() {
+        return malformed;
+    }
+
+    /** Valid acknowledgements taken. */
+    public long acksReceived() {
+        return acksReceived;
+    }
+}

@@ -1,0 +1,81 @@
+package org.ubft.ctbcast.tbcast;
+
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.ubft.ctbcast.link.LinkConfig;
+import org.ubft.ctbcast.link.PeerLinks;
+import org.ubft.fabric.CompletionRouter;
+import org.ubft.fabric.tcp.TcpFabricTestbed;
+
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Once warm, broadcasting, delivering and acknowledging allocate nothing per message on the replicas'
+ * thread (tcp fabric, whose user side is itself allocation-free; measured with the JVM's per-thread
+ * allocation counter).
+ */
+class TbcastAllocationTest {
+    private static final int N = 3;
+    private long delivered;
+
+    @Test
+    void broadcastDeliverAndAcknowledgeDoNotAllocateOnceWarm() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        assumeTrue(mx instanceof com.sun.management.ThreadMXBean, "needs per-thread allocation counters");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        assumeTrue(threads.isThreadAllocatedMemorySupported());
+        threads.setThreadAllocatedMemoryEnabled(true);
+
+        try (TcpFabricTestbed testbed = new TcpFabricTestbed()) {
+            NanoClock clock = testbed::nanoTime;
+            PeerLinks[] links = new PeerLinks[N];
+            Tbcast[] streams = new Tbcast[N];
+            for (int r = 0; r < N; r++) {
+                links[r] = new PeerLinks(new CompletionRouter(testbed.open(TbcastCluster.MEMBERS[r]), 8), clock,
+                    TbcastCluster.MEMBERS, r, LinkConfig.defaults(16, 64).withAckDelayNanos(50_000));
+                streams[r] = new Tbcast(links[r], 1, new TbcastConfig(16, 64, 5_000_000),
+                    (b, k, buf, off, len) -> delivered++);
+            }
+            UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
+            run(links, streams, message, 3_000); // warm: connections, JIT
+            long tid = Thread.currentThread().getId();
+            long before = threads.getThreadAllocatedBytes(tid);
+            int messages = 3_000;
+            run(links, streams, message, messages);
+            long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + messages
+                + " broadcasts to 3 replicas; one object per message would be " + 16 * messages);
+        }
+    }
+
+    /** Replica 0 broadcasts {@code messages}, at most 8 ahead of the slowest delivery, until all are delivered. */
+    private void run(PeerLinks[] links, Tbcast[] streams, UnsafeBuffer message, int messages) {
+        long start = delivered;
+        long target = start + (long) N * messages;
+        long sent = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (delivered < target) {
+            if (sent < messages && N * sent - (delivered - start) < N * 8L) {
+                message.putLong(0, sent);
+                streams[0].broadcast(message, 0, 8 + (int) (sent % 56));
+                sent++;
+            }
+            int work = 0;
+            for (PeerLinks l : links) {
+                work += l.doWork();
+            }
+            if (work == 0) {
+                LockSupport.parkNanos(20_000);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("stalled at " + delivered + " of " + target + " deliveries");
+            }
+        }
+    }
+}
