@@ -20,8 +20,8 @@ import org.ubft.fabric.Status;
  *   <li>A slot has at most one WRITE in flight; its completion, which the owner routes here through a
  *       {@link CompletionRouter} under this sender's tag, frees it and lets staged messages go (posted from
  *       inside {@link #onCompletion}).</li>
- *   <li>A WRITE that ends UNREACHABLE is counted and posted again, same message, unless a newer message takes
- *       its slot first (then it is counted as superseded). A WRITE that ends ACCESS_DENIED is counted and its slot
+ *   <li>A WRITE that ends UNREACHABLE is counted and posted again, same message, up to {@link #MAX_REWRITES}
+ *       times, unless a newer message takes its slot first (then it is counted as superseded). A WRITE that ends ACCESS_DENIED is counted and its slot
  *       reused. Beyond that the channel does not
  *       retransmit (tail semantics; the receiver catches up when the slot is written again).</li>
  *   <li>Memory is fixed at construction (mirror of t slots, staging of the given capacity); sending
@@ -38,12 +38,21 @@ public final class TailChannelSender implements CompletionHandler {
     private final UnsafeBuffer mirror;
     /** §6.2: a slot is unavailable until the completion of its WRITE. */
     private final boolean[] inFlight;
+    /**
+     * Times a message is written again after its WRITE ended UNREACHABLE (a connection that broke, a write that
+     * timed out), before the slot is given up: enough for transient failures, and a dead receiver does not keep
+     * t writes in flight forever (streams that need more, like TBcast, retransmit themselves).
+     */
+    public static final int MAX_REWRITES = 3;
+
     /** Slots whose last WRITE ended UNREACHABLE and still hold the newest message for that slot. */
     private final boolean[] rewrite;
+    private final byte[] rewriteAttempts;
     private final int[] slotWriteBytes;
     private int rewritesPending;
     private long rewrites;
     private long superseded;
+    private long abandoned;
     private final StagingRing staging;
     private int inFlightCount;
     private long nextIndex;
@@ -71,6 +80,7 @@ public final class TailChannelSender implements CompletionHandler {
         this.mirror = new UnsafeBuffer(new byte[layout.ringBytes()]);
         this.inFlight = new boolean[layout.t()];
         this.rewrite = new boolean[layout.t()];
+        this.rewriteAttempts = new byte[layout.t()];
         this.slotWriteBytes = new int[layout.t()];
         this.staging = new StagingRing(stagingCapacity, layout.maxMessageBytes());
     }
@@ -115,8 +125,13 @@ public final class TailChannelSender implements CompletionHandler {
                 // slot again, same index and incarnation, unless a newer message takes the slot first. Without this a
                 // receiver would wait at that slot until lapped. ACCESS_DENIED is final and not retried.
                 unreachable++;
-                rewrite[(int) slot] = true;
-                rewritesPending++;
+                if (rewriteAttempts[(int) slot] < MAX_REWRITES) {
+                    rewriteAttempts[(int) slot]++;
+                    rewrite[(int) slot] = true;
+                    rewritesPending++;
+                } else {
+                    abandoned++;
+                }
             }
             case ACCESS_DENIED -> denied++;
         }
@@ -163,6 +178,7 @@ public final class TailChannelSender implements CompletionHandler {
             superseded++;
         }
         slotWriteBytes[slot] = bytes;
+        rewriteAttempts[slot] = 0;
         post(slot, bytes);
     }
 
@@ -177,6 +193,11 @@ public final class TailChannelSender implements CompletionHandler {
     /** Messages whose WRITE ended UNREACHABLE and that a newer message replaced before they were written again. */
     public long superseded() {
         return superseded;
+    }
+
+    /** Messages given up after {@link #MAX_REWRITES} rewrites that all ended UNREACHABLE. */
+    public long abandoned() {
+        return abandoned;
     }
 
     /** Slot WRITEs posted again after ending UNREACHABLE. */

@@ -280,6 +280,25 @@ class TailChannelUnitTest {
     }
 
     @Test
+    void aSlotIsWrittenAgainAtMostMaxRewritesTimesThenGivenUp() {
+        TailChannelLayout layout = new TailChannelLayout(T, MAX);
+        StubFabric fabric = new StubFabric();
+        TailChannelSender sender = new TailChannelSender(fabric, 9, ChannelHarness.RECEIVER, 5, layout, T);
+        UnsafeBuffer payload = new UnsafeBuffer(new byte[MAX]);
+        sender.send(payload, 0, Messages.fill(payload, 0, MAX));
+        for (int attempt = 1; attempt <= TailChannelSender.MAX_REWRITES; attempt++) {
+            fabric.completed();
+            sender.onCompletion(CompletionRouter.compose(9, 0), Status.UNREACHABLE);
+            assertEquals(1 + attempt, fabric.writes, "rewrite " + attempt);
+        }
+        fabric.completed();
+        sender.onCompletion(CompletionRouter.compose(9, 0), Status.UNREACHABLE);
+        assertEquals(1 + TailChannelSender.MAX_REWRITES, fabric.writes, "given up: no further write");
+        assertEquals(1, sender.abandoned());
+        assertTrue(sender.isIdle(), "the slot is free again");
+    }
+
+    @Test
     void senderWaitsWhenTheFabricIsFull() {
         TailChannelLayout layout = new TailChannelLayout(T, MAX);
         StubFabric fabric = new StubFabric();
