@@ -17,7 +17,7 @@ public final class Ed25519Signer {
 
     private final SigningKey key;
     private final byte[] signature = new byte[SIGNATURE_BYTES];
-    private byte[] scratch = new byte[256];
+    private final HeapRange msg = new HeapRange(256);
 
     Ed25519Signer(SigningKey key) {
         this.key = key;
@@ -49,18 +49,9 @@ public final class Ed25519Signer {
             throw new IndexOutOfBoundsException("no room for a " + SIGNATURE_BYTES + "-byte signature at "
                     + signatureOffset);
         }
-        byte[] msgArray = message.byteArray();
-        int msgOffset;
-        if (msgArray != null) {
-            msgOffset = message.wrapAdjustment() + offset;
-        } else {
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, 2 * scratch.length)];
-            }
-            message.getBytes(offset, scratch, 0, length);
-            msgArray = scratch;
-            msgOffset = 0;
-        }
+        msg.of(message, offset, length);
+        byte[] msgArray = msg.array();
+        int msgOffset = msg.offset();
         byte[] outArray = signatureOut.byteArray();
         if (outArray != null) {
             key.sign(msgArray, msgOffset, length, outArray, signatureOut.wrapAdjustment() + signatureOffset);

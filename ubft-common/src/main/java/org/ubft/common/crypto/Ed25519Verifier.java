@@ -15,8 +15,8 @@ import org.agrona.DirectBuffer;
  */
 public final class Ed25519Verifier {
     private final PublicKeys keys;
-    private final byte[] signature = new byte[Ed25519Signer.SIGNATURE_BYTES];
-    private byte[] scratch = new byte[256];
+    private final HeapRange msg = new HeapRange(256);
+    private final HeapRange sig = new HeapRange(Ed25519Signer.SIGNATURE_BYTES);
 
     Ed25519Verifier(PublicKeys keys) {
         this.keys = keys;
@@ -48,27 +48,8 @@ public final class Ed25519Verifier {
                 || !BufferRanges.inBounds(signature, signatureOffset, signatureLength)) {
             return false;
         }
-        byte[] msgArray = message.byteArray();
-        int msgOffset;
-        if (msgArray != null) {
-            msgOffset = message.wrapAdjustment() + offset;
-        } else {
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, 2 * scratch.length)];
-            }
-            message.getBytes(offset, scratch, 0, length);
-            msgArray = scratch;
-            msgOffset = 0;
-        }
-        byte[] sigArray = signature.byteArray();
-        int sigOffset;
-        if (sigArray != null) {
-            sigOffset = signature.wrapAdjustment() + signatureOffset;
-        } else {
-            signature.getBytes(signatureOffset, this.signature, 0, signatureLength);
-            sigArray = this.signature;
-            sigOffset = 0;
-        }
-        return keys.verify(nodeId, msgArray, msgOffset, length, sigArray, sigOffset, signatureLength);
+        msg.of(message, offset, length);
+        sig.of(signature, signatureOffset, signatureLength);
+        return keys.verify(nodeId, msg.array(), msg.offset(), length, sig.array(), sig.offset(), signatureLength);
     }
 }
