@@ -40,14 +40,15 @@ import org.ubft.ctbcast.link.PeerLinks;
  * any stream sharing it, or a receiver slow to poll, laps older messages, and a WRITE lost to a fault is
  * never written again. So a message handed to the channel once may never arrive. Take (k, m) among the
  * last 2t messages of a correct broadcaster p that stops before k + 2t. (1) It is never evicted: only the
- * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per period, to every
- * receiver q that has not acknowledged it. (3) A correct q acknowledges exactly what it delivered, plus
+ * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per period (as soon as
+ * the channel has room), to every receiver q that has not acknowledged it. (3) A correct q acknowledges exactly what it delivered, plus
  * indices below its window, which it will never deliver; but q's window ends at the highest index p sent,
  * which is below k + 2t, so k is inside it: q never dismisses k as out of tail, and p never takes it as
- * acknowledged before q delivered it. (4) Every retransmission is a fresh channel message; after the
- * network stabilizes (eventual synchrony: WRITEs succeed, q polls), the unacknowledged set only shrinks,
- * so the traffic p sends q dies down to a finite set of retransmissions that the channel delivers once
- * they are among its last t. Hence q delivers (k, m). (The tail is 2t for a CTBcast tail of t,
+ * acknowledged before q delivered it. (4) Every retransmission is a fresh channel message (and rewrites
+ * the ring slots, so a receiver stalled on a lost WRITE moves on); after the network stabilizes (eventual
+ * synchrony: WRITEs succeed, q polls), the unacknowledged set only shrinks, so the traffic p sends q
+ * dies down to a finite set of retransmissions that the channel delivers once they are among its last t.
+ * Hence q delivers (k, m). (The tail is 2t for a CTBcast tail of t,
  * presumably because Algorithm 1 TBcast-broadcasts two messages, LOCK and SIGNED, per identifier.)
  * Memory stays bounded because eviction, not acknowledgement, frees a slot: a crashed or silent receiver
  * costs at most 2t retransmissions per period (and no more than its channel takes) and never blocks
@@ -62,7 +63,8 @@ import org.ubft.ctbcast.link.PeerLinks;
  * <h2>Use</h2>
  * Construct one per stream on a {@link PeerLinks} (the constructor registers it); drive everything with
  * {@link PeerLinks#doWork()}, which delivers, acknowledges and fires retransmission timers from the
- * links' clock. Single-threaded. Memory: 2t × maxMessageBytes for the buffer, O(n·t) bits besides.
+ * links' clock. Single-threaded. Memory, fixed at construction: 2t × maxMessageBytes for the buffer,
+ * n × 2t send times, O(n·t) bits besides; nothing is allocated per message.
  */
 public final class Tbcast implements LinkStream {
     /** Indices stay below 2^62 (unreachable in practice; keeps arithmetic far from overflow). */
