@@ -74,6 +74,40 @@ class BenchmarkSmokeTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {BenchNodes.SHM, BenchNodes.TCP})
+    void ctbcast(String fabric) {
+        for (String path : new String[] {"fast", "slow"}) {
+            for (int size : new int[] {32, 8192}) {
+                CtbcastBenchmark b = new CtbcastBenchmark();
+                b.fabric = fabric;
+                b.size = size;
+                b.path = path;
+                b.setUp();
+                Path directory = b.directory();
+                try {
+                    int live = "fast".equals(path) ? 3 : 2;
+                    // More than two laps of the tail (t = 16): slots and registers are reused.
+                    for (int i = 2; i <= 2 * CtbcastBenchmark.TAIL + 10; i++) {
+                        assertEquals(i, b.broadcast(), "identifier of broadcast " + i + " (1 was sent in set-up)");
+                        for (int r = 0; r < live; r++) {
+                            assertEquals(i, b.delivered(r), "deliveries at replica " + r);
+                        }
+                    }
+                    if ("fast".equals(path)) {
+                        assertEquals(0, b.node(0).counters().slowDeliveries(), path + " " + size);
+                    } else {
+                        assertEquals(2 * CtbcastBenchmark.TAIL + 10, b.node(1).counters().slowDeliveries(),
+                            path + " " + size);
+                    }
+                } finally {
+                    b.tearDown();
+                }
+                assertTrue(!Files.exists(directory), "tear-down deletes " + directory);
+            }
+        }
+    }
+
     /** Tears a benchmark down and checks that its shm directory is gone. */
     private static void tearDown(BenchNodes nodes, Runnable tearDown) {
         Path directory = nodes.directory();

@@ -1,0 +1,272 @@
+package org.ubft.ctbcast.node;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.ClusterKeys;
+import org.ubft.common.crypto.CryptoPool;
+import org.ubft.common.crypto.CryptoService;
+import org.ubft.ctbcast.core.CtbcastConfig;
+import org.ubft.ctbcast.core.CtbcastCounters;
+import org.ubft.ctbcast.core.CtbcastMessage;
+import org.ubft.ctbcast.core.CtbcastReplica;
+import org.ubft.ctbcast.core.DeliverHandler;
+import org.ubft.ctbcast.core.RegisterValue;
+import org.ubft.ctbcast.core.ReplicatedRegisterPort;
+import org.ubft.ctbcast.core.SignedStatement;
+import org.ubft.ctbcast.link.LinkConfig;
+import org.ubft.ctbcast.link.PeerLinks;
+import org.ubft.ctbcast.tbcast.Tbcast;
+import org.ubft.ctbcast.tbcast.TbcastConfig;
+import org.ubft.fabric.CompletionRouter;
+import org.ubft.fabric.Fabric;
+import org.ubft.fabric.Fabrics;
+import org.ubft.memnode.register.RegisterClientConfig;
+
+import java.nio.ByteOrder;
+
+/**
+ * Everything one replica needs to run CTBcast for real (DESIGN.md §7): the edge that wires the sans-IO cores
+ * to a fabric, the memory nodes and a crypto service, driven by {@link #doWork()} on one thread.
+ *
+ * <ul>
+ *   <li>{@link Fabrics#open} for replica {@code replica} of the cluster, one {@link CompletionRouter}.</li>
+ *   <li>{@link PeerLinks} to the n replicas, and n TBcast streams: stream {@code 1 + p} carries everything about
+ *       broadcaster p's CTBcast stream, that is p's LOCK and SIGNED and every receiver's LOCKED and
+ *       REQUEST_SIGNED for p. Each sender puts at most two messages per identifier k on it (LOCK and SIGNED from
+ *       p, LOCKED and REQUEST_SIGNED from a receiver), so a TBcast tail of 2t per stream covers the last t
+ *       identifiers of p, as {@link org.ubft.ctbcast.core.TbcastPort} requires, whatever the other streams
+ *       do. The {@link org.ubft.ctbcast.core.TbcastPort} adapter picks the stream from the message's broadcaster
+ *       field; deliveries go to {@link CtbcastReplica#onTbcastDeliver} (TBcast's copy of our own messages is
+ *       skipped: the core handles its own messages itself), and a message whose broadcaster field names another
+ *       stream than the one it came on is dropped and counted ({@link #misrouted()}).</li>
+ *   <li>{@link ReplicatedRegisterPort} on the same router, over the cluster's memory nodes (their register
+ *       layout must be CTBcast's: {@code register.value.bytes} = {@value RegisterValue#BYTES}).</li>
+ *   <li>{@link CryptoSignaturePort} over the given {@link CryptoService}.</li>
+ * </ul>
+ * Not thread-safe: one thread constructs it (or hands it over), calls {@link #broadcast} and {@link #doWork()}, and
+ * receives the {@link DeliverHandler} upcalls from inside {@link #doWork()}.
+ */
+public final class CtbcastNode implements AutoCloseable {
+    private static final int WRITER_TAG = ReplicatedRegisterPort.WRITER_TAG;
+    private static final int READER_TAG = ReplicatedRegisterPort.READER_TAG;
+    private static final int LINK_TAG_BASE = 16;
+
+    /**
+     * Settings of a node beyond the cluster file.
+     *
+     * @param signedMode             when the broadcaster sends SIGNED
+     * @param slowPathTimeoutNanos   in AFTER_TIMEOUT, how long after LOCK the broadcaster sends SIGNED
+     * @param receiverTimeoutNanos   how long a receiver waits before REQUEST_SIGNED (0: never)
+     * @param maxMessageBytes        largest message m
+     * @param lockedInlineMaxBytes   a LOCKED carries m up to this size, its fingerprint beyond
+     * @param retransmitPeriodNanos  TBcast retransmission period
+     * @param registerBackoffNanos   register operations: wait before re-posting to an unreachable memory node
+     */
+    public record Options(CtbcastConfig.SignedMode signedMode, long slowPathTimeoutNanos, long receiverTimeoutNanos,
+                          int maxMessageBytes, int lockedInlineMaxBytes, long retransmitPeriodNanos,
+                          long registerBackoffNanos) {
+        /** AFTER_TIMEOUT with a 1 ms timeout, receivers ask after 5 ms, messages up to 8 KiB, inline LOCKED up to 64 B. */
+        public static Options defaults() {
+            return new Options(CtbcastConfig.SignedMode.AFTER_TIMEOUT, 1_000_000, 5_000_000, 8192, 64, 200_000,
+                100_000);
+        }
+
+        public Options withSignedMode(CtbcastConfig.SignedMode mode, long slowPathTimeout) {
+            return new Options(mode, slowPathTimeout, receiverTimeoutNanos, maxMessageBytes, lockedInlineMaxBytes,
+                retransmitPeriodNanos, registerBackoffNanos);
+        }
+
+        public Options withReceiverTimeoutNanos(long nanos) {
+            return new Options(signedMode, slowPathTimeoutNanos, nanos, maxMessageBytes, lockedInlineMaxBytes,
+                retransmitPeriodNanos, registerBackoffNanos);
+        }
+
+        public Options withMaxMessageBytes(int bytes) {
+            return new Options(signedMode, slowPathTimeoutNanos, receiverTimeoutNanos, bytes, lockedInlineMaxBytes,
+                retransmitPeriodNanos, registerBackoffNanos);
+        }
+    }
+
+    private final int replica;
+    private final CtbcastConfig config;
+    private final Fabric fabric;
+    private final PeerLinks links;
+    private final Tbcast[] streams;
+    private final ReplicatedRegisterPort registers;
+    private final CryptoSignaturePort signatures;
+    private final CtbcastReplica core;
+    private final UnsafeBuffer wrap = new UnsafeBuffer(0, 0);
+    private long misrouted;
+    private boolean closed;
+
+    /**
+     * Opens the fabric of replica {@code replica} of {@code cluster} and wires CTBcast on it.
+     *
+     * @param crypto  this replica's signature service (signing key of replica {@code replica}, public keys of
+     *                every replica); only this node uses it
+     * @param handler the CTBcast deliveries of every broadcaster, this replica's own stream included
+     */
+    public CtbcastNode(ClusterConfig cluster, int replica, Options options, CryptoService crypto,
+                       DeliverHandler handler) {
+        this(cluster, replica, options, crypto, handler, SystemNanoClock.INSTANCE);
+    }
+
+    public CtbcastNode(ClusterConfig cluster, int replica, Options options, CryptoService crypto,
+                       DeliverHandler handler, NanoClock clock) {
+        int n = cluster.n();
+        if (replica < 0 || replica >= n) {
+            throw new IllegalArgumentException("replica " + replica + " outside 0.." + (n - 1));
+        }
+        if (cluster.registerValueBytes() != RegisterValue.BYTES) {
+            throw new IllegalArgumentException("CTBcast needs register.value.bytes = " + RegisterValue.BYTES
+                + " (its register values), the cluster has " + cluster.registerValueBytes() + " ("
+                + cluster.source() + ")");
+        }
+        if (crypto.maxMessageBytes() < SignedStatement.BYTES) {
+            throw new IllegalArgumentException("the crypto service takes messages of at most "
+                + crypto.maxMessageBytes() + " bytes; CTBcast signs " + SignedStatement.BYTES);
+        }
+        this.replica = replica;
+        int t = cluster.ctbcastTail();
+        this.config = new CtbcastConfig(n, t, options.maxMessageBytes(), options.lockedInlineMaxBytes(),
+            options.signedMode(), options.slowPathTimeoutNanos(), options.receiverTimeoutNanos());
+        int maxEncoded = CtbcastMessage.maxEncodedBytes(config);
+        int[] members = cluster.replicaIds();
+        this.fabric = Fabrics.open(cluster, NodeId.replica(replica));
+        try {
+            CompletionRouter router = new CompletionRouter(fabric, n + 4);
+            TbcastConfig tbcastConfig = new TbcastConfig(t, maxEncoded, options.retransmitPeriodNanos());
+            LinkConfig linkConfig = LinkConfig.defaults(t, maxEncoded).withMaxStreams(n).withTagBase(LINK_TAG_BASE);
+            this.links = new PeerLinks(router, clock, members, replica, linkConfig);
+            RegisterClientConfig registerConfig = new RegisterClientConfig(cluster.memnodeIds(),
+                cluster.registerDeltaNanos(), options.registerBackoffNanos(), Math.max(4, 2 * t));
+            this.registers = new ReplicatedRegisterPort(router, clock, config, replica, registerConfig, WRITER_TAG,
+                READER_TAG);
+            this.signatures = new CryptoSignaturePort(crypto, Math.max(8, 4 * n * t));
+            this.streams = new Tbcast[n];
+            this.core = new CtbcastReplica(config, replica, clock, this::send, signatures, registers, handler);
+            registers.bind(core);
+            signatures.bind(core);
+            for (int p = 0; p < n; p++) {
+                final int stream = p;
+                streams[p] = new Tbcast(links, streamId(p), tbcastConfig,
+                    (from, index, buffer, offset, length) -> onTbcastDeliver(stream, from, buffer, offset, length));
+            }
+        } catch (RuntimeException e) {
+            fabric.close();
+            throw e;
+        }
+    }
+
+    /** A crypto service for replica {@code replica} of a pool: its key and every node's public key from the keys dir. */
+    public static CryptoService cryptoOwner(CryptoPool pool, ClusterConfig cluster, int replica) {
+        ClusterKeys keys = ClusterKeys.load(cluster, NodeId.replica(replica));
+        return pool.newOwner(keys.signingKey(), keys.publicKeys(), 64, SignedStatement.BYTES);
+    }
+
+    /** A synchronous (deterministic, inline) crypto service for replica {@code replica}, from the keys dir. */
+    public static CryptoService synchronousCrypto(ClusterConfig cluster, int replica) {
+        ClusterKeys keys = ClusterKeys.load(cluster, NodeId.replica(replica));
+        return CryptoPool.synchronous(keys.signingKey(), keys.publicKeys(), 64, SignedStatement.BYTES);
+    }
+
+    /** The TBcast stream id that carries broadcaster {@code p}'s CTBcast stream. */
+    public static int streamId(int p) {
+        return 1 + p;
+    }
+
+    /** CTBcast-broadcasts {@code length} bytes of {@code message}; returns its identifier k. */
+    public long broadcast(DirectBuffer message, int offset, int length) {
+        return core.broadcast(message, offset, length);
+    }
+
+    /** CTBcast-broadcasts {@code message}; returns its identifier k. */
+    public long broadcast(byte[] message) {
+        wrap.wrap(message);
+        return core.broadcast(wrap, 0, message.length);
+    }
+
+    /** One duty cycle: fabric completions, links and TBcast, registers, signatures, the core's timers. */
+    public int doWork() {
+        if (closed) {
+            return 0;
+        }
+        return links.doWork() + registers.doWork() + signatures.doWork() + core.doWork();
+    }
+
+    private void send(DirectBuffer buffer, int offset, int length) {
+        int p = length >= CtbcastMessage.HEADER_BYTES
+            ? buffer.getShort(offset + CtbcastMessage.BROADCASTER_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF : -1;
+        if (p < 0 || p >= streams.length) {
+            throw new IllegalStateException("the core sent a message without a valid broadcaster: " + p);
+        }
+        streams[p].broadcast(buffer, offset, length);
+    }
+
+    private void onTbcastDeliver(int stream, int from, DirectBuffer buffer, int offset, int length) {
+        if (from == replica) {
+            return; // the core handled its own message when it sent it
+        }
+        int p = length >= CtbcastMessage.HEADER_BYTES
+            ? buffer.getShort(offset + CtbcastMessage.BROADCASTER_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF : -1;
+        if (p != stream) {
+            misrouted++;
+            return;
+        }
+        core.onTbcastDeliver(from, buffer, offset, length);
+    }
+
+    public int replica() {
+        return replica;
+    }
+
+    public CtbcastConfig config() {
+        return config;
+    }
+
+    public CtbcastReplica core() {
+        return core;
+    }
+
+    public CtbcastCounters counters() {
+        return core.counters();
+    }
+
+    public PeerLinks links() {
+        return links;
+    }
+
+    /** The TBcast stream carrying broadcaster {@code p}'s messages. */
+    public Tbcast stream(int p) {
+        return streams[p];
+    }
+
+    public ReplicatedRegisterPort registers() {
+        return registers;
+    }
+
+    public CryptoSignaturePort signatures() {
+        return signatures;
+    }
+
+    public Fabric fabric() {
+        return fabric;
+    }
+
+    /** Messages that came on one broadcaster's TBcast stream but name another (dropped). */
+    public long misrouted() {
+        return misrouted;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            fabric.close();
+        }
+    }
+}
