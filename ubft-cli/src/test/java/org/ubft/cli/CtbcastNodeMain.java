@@ -5,6 +5,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.crypto.CryptoPool;
 import org.ubft.ctbcast.node.CtbcastNode;
+import org.ubft.ctbcast.node.FifoDelivery;
 
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -18,8 +19,9 @@ import java.util.SplittableRandom;
  * most {@link #IN_FLIGHT} ahead of its own deliveries and of its peers' TBcast acknowledgements (well inside
  * the tail t = 16). Every replica prints
  * {@code DONE delivered=<count> digest=<hex>} once it delivered count messages of replica 0, where the digest is
- * {@link #chain} over the deliveries in k order (CTBcast delivers each k once, not necessarily in k order; a
- * duplicate or a k never broadcast prints {@code ERROR} and exits), then keeps serving its peers until killed.
+ * {@link #chain} over the deliveries. CTBcast delivers each k once, not necessarily in k order; the deliveries go
+ * through {@link FifoDelivery} and must then come in k order, without gaps: anything else prints {@code ERROR}
+ * and exits. It then keeps serving its peers until killed.
  */
 public final class CtbcastNodeMain {
     static final int IN_FLIGHT = 4;
@@ -82,31 +84,34 @@ public final class CtbcastNodeMain {
         long[] delivered = {0};
         long[] expectedK = {1};
         long[] outOfOrder = {0};
-        java.util.TreeMap<Long, byte[]> early = new java.util.TreeMap<>();
+        long[] rawNext = {1};
         byte[][] digest = {new byte[32]};
         String[] error = {null};
+        CtbcastNode.Options options = CtbcastNode.Options.defaults();
+        // CTBcast delivers each k once, in any order; FifoDelivery hands them on in k order (Algorithm 2, line 1).
+        FifoDelivery fifo = new FifoDelivery(config.n(), config.ctbcastTail(), options.maxMessageBytes(),
+            (long k, DirectBuffer m, int off, int len, int broadcaster) -> {
+                if (broadcaster != 0 || k != expectedK[0] || k > count) {
+                    error[0] = "ERROR delivered " + broadcaster + "/" + k + " in FIFO order, expected 0/" + expectedK[0];
+                    return;
+                }
+                byte[] bytes = new byte[len];
+                m.getBytes(off, bytes);
+                digest[0] = chain(digest[0], k, bytes);
+                expectedK[0]++;
+                delivered[0]++;
+            },
+            (broadcaster, from, to) -> error[0] = "ERROR gap " + broadcaster + "/" + from + ".." + to);
         try (CryptoPool pool = new CryptoPool(1, config::newIdleStrategy)) {
             var crypto = CtbcastNode.cryptoOwner(pool, config, replica);
             pool.start();
-            try (CtbcastNode node = new CtbcastNode(config, replica, CtbcastNode.Options.defaults(), crypto,
+            try (CtbcastNode node = new CtbcastNode(config, replica, options, crypto,
                 (long k, DirectBuffer m, int off, int len, int broadcaster) -> {
-                    // CTBcast delivers each k once but not in k order (a later k may complete first): the
-                    // digest is taken in k order, as the layer above (consensus) uses the stream.
-                    if (broadcaster != 0 || k < expectedK[0] || k > count || early.containsKey(k)) {
-                        error[0] = "ERROR delivered " + broadcaster + "/" + k + " (duplicate or never broadcast)";
-                        return;
+                    if (broadcaster == 0 && k != rawNext[0]) {
+                        outOfOrder[0]++; // as CTBcast delivered it, before the FIFO layer
                     }
-                    byte[] bytes = new byte[len];
-                    m.getBytes(off, bytes);
-                    delivered[0]++;
-                    if (k != expectedK[0]) {
-                        outOfOrder[0]++;
-                    }
-                    early.put(k, bytes);
-                    while (!early.isEmpty() && early.firstKey() == expectedK[0]) {
-                        digest[0] = chain(digest[0], expectedK[0], early.pollFirstEntry().getValue());
-                        expectedK[0]++;
-                    }
+                    rawNext[0] = Math.max(rawNext[0], k + 1);
+                    fifo.deliver(k, m, off, len, broadcaster);
                 })) {
                 System.out.println("replica-" + replica + " READY");
                 IdleStrategy idle = config.newIdleStrategy();

@@ -1,0 +1,140 @@
+package org.ubft.ctbcast.node;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.ctbcast.core.DeliverHandler;
+
+import java.util.Arrays;
+
+/**
+ * Hands each broadcaster's CTBcast messages to {@code downstream} in identifier order, k = 1, 2, 3, ...
+ * (Algorithm 2, line 1: "CTBcasts FIFO-deliver"). CTBcast itself delivers every k at most once but in any
+ * order: its fast and slow paths race, and TBcast retransmissions fill gaps late. This wrapper holds the
+ * messages that arrive early, at most t per broadcaster (slot k mod t), in memory sized at construction.
+ *
+ * <p>Tail-validity covers only the last t identifiers of a broadcaster. When a message arrives t or more
+ * identifiers ahead of the next expected one, the messages before {@code k - t + 1} may never come: the
+ * wrapper delivers those it holds, in order, reports each missing run to the {@link GapListener} and goes
+ * on from there. (Consensus fills such gaps safely with summaries, Algorithm 4; a Byzantine broadcaster can
+ * cause gaps, never a second delivery of an identifier or a delivery out of order.)
+ */
+public final class FifoDelivery implements DeliverHandler {
+    /** Told of identifiers that were skipped because they fell out of the tail before they arrived. */
+    @FunctionalInterface
+    public interface GapListener {
+        /** Identifiers {@code fromK} (inclusive) to {@code toK} (exclusive) of {@code broadcaster} were skipped. */
+        void onGap(int broadcaster, long fromK, long toK);
+    }
+
+    private final int t;
+    private final int maxMessageBytes;
+    private final DeliverHandler downstream;
+    private final GapListener gaps;
+    private final long[] next;
+    private final long[][] heldK;
+    private final int[][] heldLength;
+    private final UnsafeBuffer[] held;
+    private long late;
+    private long skipped;
+
+    /**
+     * @param n               broadcasters (replica indices 0 .. n-1)
+     * @param t               CTBcast's tail
+     * @param maxMessageBytes largest message
+     */
+    public FifoDelivery(int n, int t, int maxMessageBytes, DeliverHandler downstream, GapListener gaps) {
+        this.t = t;
+        this.maxMessageBytes = maxMessageBytes;
+        this.downstream = downstream;
+        this.gaps = gaps;
+        this.next = new long[n];
+        this.heldK = new long[n][t];
+        this.heldLength = new int[n][t];
+        this.held = new UnsafeBuffer[n];
+        Arrays.fill(next, 1);
+        for (int p = 0; p < n; p++) {
+            Arrays.fill(heldK[p], -1);
+            held[p] = new UnsafeBuffer(new byte[t * maxMessageBytes]);
+        }
+    }
+
+    @Override
+    public void deliver(long k, DirectBuffer message, int offset, int length, int broadcaster) {
+        if (broadcaster < 0 || broadcaster >= next.length || length > maxMessageBytes || k < next[broadcaster]) {
+            late++; // already passed (delivered or skipped as a gap): never twice, never backwards
+            return;
+        }
+        if (k >= next[broadcaster] + t) {
+            skipTo(broadcaster, k - t + 1);
+        }
+        if (k == next[broadcaster]) {
+            downstream.deliver(k, message, offset, length, broadcaster);
+            next[broadcaster]++;
+            drain(broadcaster);
+        } else {
+            int s = (int) (k % t);
+            heldK[broadcaster][s] = k;
+            heldLength[broadcaster][s] = length;
+            held[broadcaster].putBytes(s * maxMessageBytes, message, offset, length);
+        }
+    }
+
+    /** Moves the next expected identifier to {@code target}: held messages before it go out, the rest is a gap. */
+    private void skipTo(int p, long target) {
+        long gapStart = -1;
+        long scanEnd = Math.min(target, next[p] + t); // nothing is held beyond next + t
+        for (long k = next[p]; k < scanEnd; k++) {
+            int s = (int) (k % t);
+            if (heldK[p][s] == k) {
+                if (gapStart >= 0) {
+                    gap(p, gapStart, k);
+                    gapStart = -1;
+                }
+                release(p, s, k);
+            } else if (gapStart < 0) {
+                gapStart = k;
+            }
+        }
+        if (gapStart < 0 && scanEnd < target) {
+            gapStart = scanEnd;
+        }
+        if (gapStart >= 0) {
+            gap(p, gapStart, target);
+        }
+        next[p] = target;
+    }
+
+    private void drain(int p) {
+        int s = (int) (next[p] % t);
+        while (heldK[p][s] == next[p]) {
+            release(p, s, next[p]);
+            next[p]++;
+            s = (int) (next[p] % t);
+        }
+    }
+
+    private void release(int p, int s, long k) {
+        heldK[p][s] = -1;
+        downstream.deliver(k, held[p], s * maxMessageBytes, heldLength[p][s], p);
+    }
+
+    private void gap(int p, long fromK, long toK) {
+        skipped += toK - fromK;
+        gaps.onGap(p, fromK, toK);
+    }
+
+    /** The identifier of {@code broadcaster} that goes out next. */
+    public long nextK(int broadcaster) {
+        return next[broadcaster];
+    }
+
+    /** Deliveries ignored because their identifier had already been passed. */
+    public long late() {
+        return late;
+    }
+
+    /** Identifiers skipped as gaps. */
+    public long skipped() {
+        return skipped;
+    }
+}

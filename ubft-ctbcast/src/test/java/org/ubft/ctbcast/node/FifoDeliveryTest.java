@@ -1,0 +1,90 @@
+package org.ubft.ctbcast.node;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class FifoDeliveryTest {
+    private static final int T = 8;
+    private final List<String> out = new ArrayList<>();
+    private final List<String> gaps = new ArrayList<>();
+    private final FifoDelivery fifo = new FifoDelivery(2, T, 16,
+        (k, m, off, len, p) -> {
+            assertEquals(k, m.getLong(off), "the bytes of message " + k);
+            out.add(p + ":" + k);
+        },
+        (p, from, to) -> gaps.add(p + ":" + from + "-" + to));
+
+    private void arrive(int p, long k) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[16]);
+        m.putLong(0, k);
+        fifo.deliver(k, m, 0, 8, p);
+    }
+
+    @Test
+    void outOfOrderArrivalsGoOutInOrderPerBroadcaster() {
+        List<Long> ks = new ArrayList<>();
+        for (long k = 1; k <= 200; k++) {
+            ks.add(k);
+        }
+        Random r = new Random(3);
+        // shuffle within windows of T so that nothing falls out of the tail
+        for (int i = 0; i + T <= ks.size(); i += T) {
+            Collections.shuffle(ks.subList(i, i + T), r);
+        }
+        for (long k : ks) {
+            arrive(0, k);
+            arrive(1, k);
+        }
+        List<String> zero = out.stream().filter(s -> s.startsWith("0:")).toList();
+        assertEquals(200, zero.size());
+        for (int i = 0; i < 200; i++) {
+            assertEquals("0:" + (i + 1), zero.get(i));
+        }
+        assertEquals(0, gaps.size());
+    }
+
+    @Test
+    void duplicatesAndPassedIdentifiersAreNeverDeliveredAgain() {
+        arrive(0, 1);
+        arrive(0, 1);
+        arrive(0, 3);
+        arrive(0, 3);
+        arrive(0, 2);
+        arrive(0, 2);
+        assertEquals(List.of("0:1", "0:2", "0:3"), out);
+        assertEquals(2, fifo.late(), "the second 1 and the second 2 came after they went out (the second 3 "
+            + "arrived while 3 was held, and replaced it)");
+    }
+
+    @Test
+    void aMessageBeyondTheTailSkipsTheGapAndReportsIt() {
+        arrive(0, 1);
+        arrive(0, 3);
+        arrive(0, 5);
+        arrive(0, 14); // 14 >= next (2) + T: identifiers before 14 - T + 1 = 7 can no longer be waited for
+        assertEquals(List.of("0:1", "0:3", "0:5"), out);
+        assertEquals(List.of("0:2-3", "0:4-5", "0:6-7"), gaps);
+        assertEquals(7, fifo.nextK(0));
+        for (long k = 7; k <= 13; k++) {
+            arrive(0, k);
+        }
+        assertEquals(List.of("0:1", "0:3", "0:5", "0:7", "0:8", "0:9", "0:10", "0:11", "0:12", "0:13", "0:14"), out);
+    }
+
+    @Test
+    void aHugeIdentifierFromAByzantineBroadcasterCostsAGapNotMemoryOrTime() {
+        arrive(1, 1);
+        arrive(1, Long.MAX_VALUE / 4);
+        assertEquals(List.of("1:1"), out);
+        assertEquals(List.of("1:2-" + (Long.MAX_VALUE / 4 - T + 1)), gaps);
+        arrive(1, 5);
+        assertEquals(1, fifo.late(), "nothing goes backwards");
+    }
+}
