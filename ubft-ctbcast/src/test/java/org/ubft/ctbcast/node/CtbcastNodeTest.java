@@ -65,6 +65,11 @@ class CtbcastNodeTest {
                 memnodes[i].close();
             }
         }
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temp directory left behind
+        }
     }
 
     private void start(CtbcastNode.Options options) {
