@@ -1,9 +1,6 @@
 package org.ubft.fabric.tcp;
 
-import org.agrona.concurrent.UnsafeBuffer;
-
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 
 /**
@@ -12,37 +9,13 @@ import java.nio.channels.ReadableByteChannel;
  * {@link #ensureFrameFits(int)} is asked to hold a frame whose length was already checked: a peer
  * cannot make it allocate more than the limit. Used by the network thread only.
  */
-final class ReceiveBuffer {
-    private ByteBuffer byteBuffer;
-    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final int limit;
-    private int readIndex;
-    private int writeIndex;
-
+final class ReceiveBuffer extends ConnectionBuffer {
     ReceiveBuffer(int initialCapacity, int limit) {
-        this.limit = limit;
-        allocate(Math.min(initialCapacity, limit));
-    }
-
-    UnsafeBuffer view() {
-        return view;
-    }
-
-    int capacity() {
-        return byteBuffer.capacity();
-    }
-
-    /** Largest frame this buffer may hold. */
-    int limit() {
-        return limit;
+        super(initialCapacity, limit);
     }
 
     int readIndex() {
         return readIndex;
-    }
-
-    int available() {
-        return writeIndex - readIndex;
     }
 
     boolean isFull() {
@@ -69,37 +42,21 @@ final class ReceiveBuffer {
         if (readIndex + frameLength <= byteBuffer.capacity()) {
             return;
         }
-        if (frameLength > byteBuffer.capacity()) {
-            ByteBuffer old = byteBuffer;
-            int oldRead = readIndex;
-            int pending = available();
-            allocate(Math.min(limit, Math.max(frameLength, 2 * old.capacity())));
-            view.putBytes(0, old, oldRead, pending);
-            readIndex = 0;
-            writeIndex = pending;
-        } else {
-            compact();
-        }
+        moveToFront(frameLength > capacity() ? Math.min(limit, Math.max(frameLength, 2 * capacity())) : 0);
     }
 
     /** Grows to at least {@code capacity} bytes (capped at the limit), keeping unparsed bytes. */
     void ensureCapacity(int capacity) {
         int target = Math.min(capacity, limit);
-        if (target > byteBuffer.capacity()) {
-            ByteBuffer old = byteBuffer;
-            int oldRead = readIndex;
-            int pending = available();
-            allocate(target);
-            view.putBytes(0, old, oldRead, pending);
-            readIndex = 0;
-            writeIndex = pending;
+        if (target > capacity()) {
+            moveToFront(target);
         }
     }
 
     /** Makes room for at least a frame header at the read index. */
     void ensureHeaderFits() {
         if (readIndex + Wire.HEADER_LENGTH > byteBuffer.capacity()) {
-            compact();
+            moveToFront(0);
         }
     }
 
@@ -118,25 +75,5 @@ final class ReceiveBuffer {
             writeIndex += n;
         }
         return n;
-    }
-
-    private void compact() {
-        int pending = available();
-        if (readIndex > 0) {
-            view.putBytes(0, view, readIndex, pending);
-        }
-        readIndex = 0;
-        writeIndex = pending;
-    }
-
-    /** Forgets all bytes, for reuse on a new connection. */
-    void clear() {
-        readIndex = 0;
-        writeIndex = 0;
-    }
-
-    private void allocate(int capacity) {
-        byteBuffer = ByteBuffer.allocateDirect(capacity);
-        view.wrap(byteBuffer);
     }
 }

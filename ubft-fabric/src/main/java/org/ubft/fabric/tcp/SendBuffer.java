@@ -1,9 +1,6 @@
 package org.ubft.fabric.tcp;
 
-import org.agrona.concurrent.UnsafeBuffer;
-
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -13,24 +10,9 @@ import java.nio.channels.WritableByteChannel;
  * beyond: when it is full, the connection stops producing (no more requests sent, no more requests
  * served) until the peer drains it. Used by the network thread only.
  */
-final class SendBuffer {
-    private ByteBuffer byteBuffer;
-    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-    private final int limit;
-    private int readIndex;
-    private int writeIndex;
-
+final class SendBuffer extends ConnectionBuffer {
     SendBuffer(int initialCapacity, int limit) {
-        this.limit = limit;
-        allocate(Math.min(initialCapacity, limit));
-    }
-
-    UnsafeBuffer view() {
-        return view;
-    }
-
-    int capacity() {
-        return byteBuffer.capacity();
+        super(initialCapacity, limit);
     }
 
     boolean hasPending() {
@@ -46,20 +28,12 @@ final class SendBuffer {
         if (writeIndex + frameLength <= byteBuffer.capacity()) {
             return writeIndex;
         }
-        int pending = writeIndex - readIndex;
+        int pending = available();
         if ((long) pending + frameLength > limit) {
             return -1;
         }
-        if (pending + frameLength <= byteBuffer.capacity()) {
-            view.putBytes(0, view, readIndex, pending);
-        } else {
-            ByteBuffer old = byteBuffer;
-            int oldRead = readIndex;
-            allocate((int) Math.min(limit, Math.max((long) pending + frameLength, 2L * old.capacity())));
-            view.putBytes(0, old, oldRead, pending);
-        }
-        readIndex = 0;
-        writeIndex = pending;
+        moveToFront(pending + frameLength <= capacity() ? 0
+            : (int) Math.min(limit, Math.max((long) pending + frameLength, 2L * capacity())));
         return writeIndex;
     }
 
@@ -85,16 +59,5 @@ final class SendBuffer {
             writeIndex = 0;
         }
         return n;
-    }
-
-    /** Forgets all bytes, for reuse on a new connection. */
-    void clear() {
-        readIndex = 0;
-        writeIndex = 0;
-    }
-
-    private void allocate(int capacity) {
-        byteBuffer = ByteBuffer.allocateDirect(capacity);
-        view.wrap(byteBuffer);
     }
 }
