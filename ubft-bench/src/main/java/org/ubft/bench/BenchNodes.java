@@ -119,6 +119,18 @@ final class BenchNodes implements AutoCloseable {
         return n;
     }
 
+    /**
+     * {@link #close()}, then fails if the tcp network agents caught internal errors: a benchmark's teardown, so
+     * that figures from a run with errors are not reported as if it were sound.
+     */
+    void closeChecked() {
+        long errors = internalErrors();
+        close();
+        if (errors != 0) {
+            throw new IllegalStateException(errors + " internal errors on the fabric's network threads");
+        }
+    }
+
     /** Closes every fabric, newest first, and deletes the shm directory. */
     @Override
     public void close() {

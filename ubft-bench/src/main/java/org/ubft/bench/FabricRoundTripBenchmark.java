@@ -75,11 +75,7 @@ public class FabricRoundTripBenchmark {
 
     @TearDown
     public void tearDown() {
-        long errors = nodes.internalErrors();
-        nodes.close();
-        if (errors != 0) {
-            throw new IllegalStateException(errors + " internal errors on the fabric's network threads");
-        }
+        nodes.closeChecked();
     }
 
     @Benchmark

@@ -94,11 +94,7 @@ public class RegisterBenchmark {
 
     @TearDown
     public void tearDown() {
-        long errors = nodes.internalErrors();
-        nodes.close();
-        if (errors != 0) {
-            throw new IllegalStateException(errors + " internal errors on the fabric's network threads");
-        }
+        nodes.closeChecked();
     }
 
     @Benchmark
