@@ -1,0 +1,27 @@
+package org.ubft.consensus.app;
+
+/**
+ * The replicated service (DESIGN.md §9): every replica runs one instance and feeds it the same requests in the same
+ * order, so every correct replica holds the same state and returns the same replies.
+ *
+ * <p>Contract: {@link #execute} is deterministic (its reply and the new state depend only on the state and the
+ * request: no clock, no randomness, no I/O, no iteration over hash-ordered collections); {@link #snapshot()} encodes
+ * the whole state so that {@link #restore} of those bytes on a fresh instance yields an instance that behaves
+ * identically; two instances in the same state return identical snapshots (the snapshot's SHA-256 is the state
+ * digest that f+1 replicas sign in a checkpoint). Called on one thread only, the replica's.
+ */
+public interface StateMachine {
+    /** Applies one request and returns the reply (never {@code null}; an empty array is a valid reply). */
+    byte[] execute(byte[] request);
+
+    /** The whole state, canonically encoded. */
+    byte[] snapshot();
+
+    /**
+     * Replaces the state with the one {@code snapshot} encodes (a snapshot of this application that f+1 replicas
+     * certified).
+     *
+     * @throws IllegalArgumentException if the bytes are not a snapshot of this application
+     */
+    void restore(byte[] snapshot);
+}

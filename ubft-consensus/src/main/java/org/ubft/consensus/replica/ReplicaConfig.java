@@ -1,0 +1,78 @@
+package org.ubft.consensus.replica;
+
+/**
+ * Settings of one consensus replica. Everything the replica allocates is sized from these at construction
+ * (DESIGN.md §1, bounded memory).
+ *
+ * @param n                     replicas, 2f+1
+ * @param window                W: slots opened by each checkpoint (Algorithm 2, line 6)
+ * @param tail                  CTBcast's t (summaries every t/2 messages of a broadcaster, Algorithm 4)
+ * @param clients               client indices 0 .. clients-1 may send requests (the client table's size)
+ * @param maxRequestBytes       largest request payload
+ * @param maxReplyBytes         largest reply
+ * @param maxBatchRequests      requests per slot (batching)
+ * @param maxBatchBytes         encoded requests per slot, bytes
+ * @param pipeline              slots the leader keeps in flight (proposed, not yet decided)
+ * @param path                  FAST: fast path first, slow path after {@code slowPathTimeoutNanos}; SLOW: slow path
+ *                              only (the fast path's WILL_CERTIFY/WILL_COMMIT are not sent)
+ * @param slowPathTimeoutNanos  a slot not decided this long after its PREPARE starts its slow path
+ * @param requestTimeoutNanos   a request received from a client and not decided within this suspects the leader
+ * @param viewChangeTimeoutNanos a view whose NEW_VIEW has not arrived within this (doubled per failed view) is sealed
+ */
+public record ReplicaConfig(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
+                            int maxBatchRequests, int maxBatchBytes, int pipeline, Path path,
+                            long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos) {
+    /** Which consensus path replicas take first. */
+    public enum Path { FAST, SLOW }
+
+    public ReplicaConfig {
+        if (n < 3 || n % 2 == 0) {
+            throw new IllegalArgumentException("n must be 2f+1 >= 3, not " + n);
+        }
+        if (window < 1 || tail < 2 || clients < 1 || maxRequestBytes < 0 || maxReplyBytes < 0 || maxBatchRequests < 1
+            || maxBatchBytes < 1 || pipeline < 1 || slowPathTimeoutNanos <= 0 || requestTimeoutNanos <= 0
+            || viewChangeTimeoutNanos <= 0) {
+            throw new IllegalArgumentException("invalid replica config " + this);
+        }
+    }
+
+    public int f() {
+        return (n - 1) / 2;
+    }
+
+    /** f+1: signatures in a certificate, COMMITs to decide on the slow path. */
+    public int quorum() {
+        return f() + 1;
+    }
+
+    /** Defaults for tests and the runtime: W = 64, t = 128, 8 requests or 4 KiB per slot, 16 slots in flight. */
+    public static ReplicaConfig defaults(int n, int clients) {
+        return new ReplicaConfig(n, 64, 128, clients, 1024, 1024, 8, 4096, 16, Path.FAST,
+            2_000_000, 200_000_000, 200_000_000);
+    }
+
+    public ReplicaConfig withWindow(int w) {
+        return new ReplicaConfig(n, w, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests, maxBatchBytes,
+            pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+    }
+
+    public ReplicaConfig withPath(Path p) {
+        return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
+            maxBatchBytes, pipeline, p, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+    }
+
+    public ReplicaConfig withBatching(int requests, int bytes, int inFlight) {
+        return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, requests, bytes, inFlight,
+            path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+    }
+
+    public ReplicaConfig withTimeouts(long slowPath, long request, long viewChange) {
+        return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
+            maxBatchBytes, pipeline, path, slowPath, request, viewChange);
+    }
+
+    public ReplicaConfig withTail(int t) {
+        return new ReplicaConfig(n, window, t, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
+            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+    }
+}

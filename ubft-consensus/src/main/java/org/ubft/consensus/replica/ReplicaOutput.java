@@ -1,0 +1,21 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * What the sans-IO {@link Replica} asks its runtime to do. Every call copies what it needs before returning; the
+ * buffers are the replica's and are reused.
+ */
+public interface ReplicaOutput {
+    /** CTBcast-broadcasts a consensus message (delivered back to this replica too, in FIFO order). */
+    void ctbcast(DirectBuffer buffer, int offset, int length);
+
+    /** TBcast-broadcasts a consensus message (delivered back to this replica too). */
+    void tbcast(DirectBuffer buffer, int offset, int length);
+
+    /** Sends a message to one replica only (best effort, no retransmission). */
+    void send(int replica, DirectBuffer buffer, int offset, int length);
+
+    /** Sends a {@link org.ubft.consensus.wire.ClientWire} REPLY to client {@code client}. */
+    void reply(int client, DirectBuffer buffer, int offset, int length);
+}
