@@ -24,15 +24,17 @@ import java.util.SplittableRandom;
  * one message out per message in.
  *
  * <p><b>Fetching.</b> One peer at a time (the <i>source</i>, in an order drawn from the seed, never this replica)
- * is asked for up to {@code chunksInFlight} chunks at once; only its answers are accepted. The first chunk gives the
- * snapshot's shape (chunk count, compressed and raw lengths). The fetch moves to the next peer when the source makes
+ * is asked for up to {@code chunksInFlight} chunks at once; only its answers are accepted. Chunk 0 is asked alone
+ * first: it gives the snapshot's shape (chunk count, compressed and raw lengths). The fetch moves to the next peer when the source makes
  * no progress for {@code requestTimeoutNanos}, answers STATE_UNAVAILABLE, or contradicts its own shape. Chunks
  * collected from earlier sources are kept if the new source confirms the same shape (a crashed peer costs no
  * refetch), dropped otherwise. Once all chunks are in, the block is decompressed with LZ4's <i>safe</i> decompressor
  * into at most the announced raw length, and hashed: if that fails (a Byzantine source, or chunks of two different
  * snapshots mixed), everything collected is dropped and counted, and the fetch restarts from the next peer in
  * <i>single-source</i> mode, where changing peer also drops what was collected, so a correct responsive peer then
- * completes it alone. A {@link #fetch} of a newer checkpoint retargets; late chunks of the old one are dropped.
+ * completes it alone. (Mixing chunks of correct peers assumes they compress a state to the same bytes; if their LZ4
+ * implementations differ, the fallback still converges.) A {@link #fetch} of a newer checkpoint retargets; late
+ * chunks of the old one are dropped. A lost message costs one timeout and a change of peer.
  *
  * <p><b>Byzantine input</b> is data: whatever a peer sends is checked in place and, if wrong, dropped and counted
  * under a {@link Drop} reason; nothing is thrown or allocated for it. Memory is fixed at construction: two
