@@ -36,6 +36,7 @@ final class ModelCluster {
     final ReverseApp[] apps;
     final boolean[] crashed;
     final long[] ctbcastK;
+    final org.ubft.consensus.transfer.StateTransfer[] transfers;
     final PublicKeys keys;
     final Random random;
     final TestClient[] clientList;
@@ -55,6 +56,7 @@ final class ModelCluster {
         this.apps = new ReverseApp[n];
         this.crashed = new boolean[n];
         this.ctbcastK = new long[n];
+        this.transfers = new org.ubft.consensus.transfer.StateTransfer[n];
         for (int i = 0; i < n; i++) {
             start(i);
         }
@@ -67,8 +69,16 @@ final class ModelCluster {
     /** (Re)creates replica i empty. */
     void start(int i) {
         apps[i] = new ReverseApp();
-        replicas[i] = new Replica(config, i, apps[i], TestCrypto.forReplica(i, keys), new Output(i), clock);
+        Output output = new Output(i);
+        replicas[i] = new Replica(config, i, apps[i], TestCrypto.forReplica(i, keys), output, clock);
+        transfers[i] = StateTransferBridge.attach(replicas[i], output, StateTransferBridge.config(config, 1 << 16),
+            clock, i);
         crashed[i] = false;
+        for (int p = 0; p < n; p++) {
+            if (ctbcastK[p] > 0) {
+                replicas[i].onCtbcastGap(p, 1, ctbcastK[p] + 1); // what FifoDelivery reports to a late joiner
+            }
+        }
     }
 
     static final class Clock implements NanoClock {

@@ -100,4 +100,27 @@ class ReplicaClusterTest {
         }
         assertTrue(Arrays.stream(c.replicas).skip(1).allMatch(r -> r.counters().viewChanges() >= 1));
     }
+
+    @Test
+    void replicaStartedEmptyAfterSeveralCheckpointsCatchesUpByStateTransfer() {
+        ModelCluster c = new ModelCluster(config(2), 4);
+        c.crashed[2] = true;
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 150;
+        }
+        assertTrue(c.runUntilDone(150, 10_000_000_000L));
+        assertTrue(c.replicas[0].checkpointSeq() >= 48, "several checkpoints: " + c.replicas[0].checkpointSeq());
+        c.start(2); // restarted empty
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 300;
+        }
+        assertTrue(c.runUntilDone(300, 20_000_000_000L));
+        c.run(50_000_000);
+        Replica late = c.replicas[2];
+        assertTrue(late.counters().stateTransfers() >= 1, late.counters().toString());
+        assertTrue(c.transfers[2].fetchesCompleted() >= 1);
+        assertEquals(c.replicas[0].checkpointSeq(), late.checkpointSeq());
+        assertAllCorrectAgree(c);
+        assertEquals(300, late.clientTable().lastExecuted(0), "the client table came with the state");
+    }
 }
