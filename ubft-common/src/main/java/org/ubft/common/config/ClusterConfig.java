@@ -43,6 +43,7 @@ public final class ClusterConfig {
     private final int fabricMaxOutstanding;
     private final boolean tcpAuthenticated;
     private final String idleStrategy;
+    private final ConsensusSettings consensus;
     private final Path keysDir;
     private final Endpoint[] replicas;
     private final Endpoint[] memnodes;
@@ -52,7 +53,7 @@ public final class ClusterConfig {
     ClusterConfig(String source, String clusterName, int f, int fm, FabricType fabric, Path shmDir, int ctbcastTail,
                   int consensusWindow, int registerValueBytes, int registerDeltaMicros, int channelMaxMessageBytes,
                   int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, String idleStrategy,
-                  Path keysDir,
+                  Path keysDir, ConsensusSettings consensus,
                   Endpoint[] replicas, Endpoint[] memnodes, Endpoint[] clients) {
         this.source = source;
         this.clusterName = clusterName;
@@ -70,6 +71,7 @@ public final class ClusterConfig {
         this.tcpAuthenticated = tcpAuthenticated;
         this.idleStrategy = idleStrategy;
         this.keysDir = keysDir;
+        this.consensus = consensus;
         this.replicas = replicas;
         this.memnodes = memnodes;
         this.clients = clients;
@@ -206,6 +208,11 @@ public final class ClusterConfig {
     /** A new instance of the configured idle strategy, for one agent thread. */
     public IdleStrategy newIdleStrategy() {
         return IdleStrategies.of(idleStrategy);
+    }
+
+    /** The {@code consensus.*} settings beyond the window: batching, pipelining, timeouts. */
+    public ConsensusSettings consensus() {
+        return consensus;
     }
 
     /** {@code keys.dir}, absolute. */

@@ -57,6 +57,9 @@ final class ConfigParser {
         Path shmDir = path(ConfigKey.FABRIC_SHM_DIR, name);
         int tail = integer(ConfigKey.CTBCAST_TAIL);
         int window = integer(ConfigKey.CONSENSUS_WINDOW);
+        ConsensusSettings consensus = new ConsensusSettings(integer(ConfigKey.CONSENSUS_BATCH),
+                integer(ConfigKey.CONSENSUS_PIPELINE), integer(ConfigKey.CONSENSUS_SLOW_PATH_US),
+                integer(ConfigKey.CONSENSUS_REQUEST_TIMEOUT_MS), integer(ConfigKey.CONSENSUS_VIEW_CHANGE_TIMEOUT_MS));
         int valueBytes = integer(ConfigKey.REGISTER_VALUE_BYTES);
         int deltaUs = integer(ConfigKey.REGISTER_DELTA_US);
         int maxMessage = integer(ConfigKey.CHANNEL_MAX_MESSAGE_BYTES);
@@ -73,7 +76,7 @@ final class ConfigParser {
             throw new ConfigException(source, problems);
         }
         return new ClusterConfig(source, name, f, fm, fabric, shmDir, tail, window, valueBytes, deltaUs, maxMessage,
-                opTimeoutMs, maxOutstanding, tcpAuthenticated, idle, keysDir,
+                opTimeoutMs, maxOutstanding, tcpAuthenticated, idle, keysDir, consensus,
                 array(EndpointRole.REPLICA), array(EndpointRole.MEMNODE), array(EndpointRole.CLIENT));
     }
 
