@@ -267,14 +267,15 @@ public final class UbftClient implements AutoCloseable {
             Call c;
             while ((c = byDeadline.peek()) != null && (c.future.isDone() || now - c.deadline >= 0)) {
                 byDeadline.poll();
+                // Give it up in the core first, so that whoever sees the failure also sees the core's counters.
+                if (c.number > 0 && outstanding.remove(c.number) != null) {
+                    core.cancel(c.number); // failed now, or cancelled by the user: stop retransmitting it
+                }
                 if (!c.future.isDone()) {
                     c.future.completeExceptionally(new UbftClientException("client " + client + ": request "
                         + (c.number > 0 ? "#" + c.number : "(still queued)") + " got no reply from "
                         + core.config().quorum() + " of " + core.config().servers() + " replicas within "
                         + options.invokeTimeout() + "; " + core.counters()));
-                }
-                if (c.number > 0 && outstanding.remove(c.number) != null) {
-                    core.cancel(c.number); // failed or cancelled by the user: stop retransmitting it
                 }
                 work++;
             }

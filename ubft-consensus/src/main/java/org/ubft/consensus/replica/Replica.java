@@ -2,39 +2,1542 @@ package org.ubft.consensus.replica;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.crypto.Fingerprints;
 import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.replica.ReplicaCounters.Drop;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.consensus.wire.Reader;
+import org.ubft.consensus.wire.Writer;
+
+import java.util.Arrays;
+
+import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
+import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
+import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
- * One consensus replica (paper §5, Algorithms 2-5), sans-IO. SKELETON: being written; the surface is final.
+ * One consensus replica (paper §5, Algorithms 2-5), sans-IO (DESIGN.md §3.1): single-threaded, inputs are the
+ * {@code on*} methods and {@link #doWork()}, outputs go through {@link ReplicaOutput}; time only from the injected
+ * clock; every table is sized at construction from {@link ReplicaConfig}.
+ *
+ * <p>Beyond the paper's pseudocode:
+ * <ul>
+ *   <li>The slow path (CERTIFY/COMMIT) starts per slot when the fast path has not decided it within
+ *       {@link ReplicaConfig#slowPathTimeoutNanos()} (the paper's implementation, §4.2), when another replica
+ *       certifies the slot, or when a view change needs the promised COMMITs (Algorithm 3, lines 4-5).</li>
+ *   <li>Requests are executed at most once and in each client's order: request k of a client executes only after its
+ *       request k-1 ({@link ClientTable}).</li>
+ *   <li>A replica behind the latest checkpoint fetches its state ({@link StateTransferPort}).</li>
+ *   <li>Leader suspicion: a request received from a client and not executed within
+ *       {@link ReplicaConfig#requestTimeoutNanos()}, or a view whose NEW_VIEW does not come.</li>
+ * </ul>
  */
 public final class Replica {
+    private static final long TICK_NANOS = 50_000;
+
+    private final ReplicaConfig config;
+    private final int self;
+    private final int n;
+    private final int f;
+    private final int window;
+    private final int table;
+    private final StateMachine app;
+    private final ConsensusCrypto crypto;
+    private final ReplicaOutput out;
+    private final NanoClock clock;
+    private final ByzantineChecks checks;
+    private final ReplicaCounters counters = new ReplicaCounters();
+    private final Fingerprints fingerprints = new Fingerprints();
+    private final Reader reader = new Reader();
+    private final Reader batchReader = new Reader();
+    private final Writer writer = new Writer();
+    private final int maxBatchBytes;
+    private final int maxSharesBytes;
+
+    // --- view (Algorithm 2 line 4, Algorithm 3) ---
+    private long view;
+    private boolean changingView;
+    private long targetView;
+    private long viewEnteredAt;
+    private long newViewDoneFor = 0;
+    private long newViewSentFor = -1;
+    private int viewChangeAttempts;
+    private long suspicionBase;
+
+    // --- checkpoint (Algorithm 2 line 6): open slots [checkpointSeq, checkpointSeq + W) ---
+    private long checkpointSeq;
+    private final byte[] checkpointDigest = new byte[DIGEST_BYTES];
+    private final UnsafeBuffer checkpointShares;
+    private int checkpointSharesLength;
+    private long nextExec;
+    private long nextSlot;
+    private boolean fetching;
+    private byte[] ownState;
+    private long ownStateSeq = -1;
+
+    // --- slots [checkpointSeq, checkpointSeq + 2W), indexed by slot mod 2W ---
+    private final long[] slotNo;
+    private final long[] prepView;
+    private final byte[] prepDigest;
+    private final int[] prepLength;
+    private final UnsafeBuffer prepBatch;
+    private final boolean[] endorsed;
+    private final long[] prepTime;
+    private final long[] wcView;
+    private final long[] wcMask;
+    private final long[] wmView;
+    private final long[] wmMask;
+    private final long[] sentWillCertify;
+    private final long[] sentWillCommit;
+    private final long[] sentCertify;
+    private final long[] sentCommit;
+    private final long[] shareView;
+    private final byte[] shareDigest;
+    private final byte[] shareSig;
+    private final boolean[] decided;
+    private final int[] decidedLength;
+    private final UnsafeBuffer decidedBatch;
+
+    // --- per broadcaster (Algorithm 2, lines 7-12) ---
+    private final PeerState[] peers;
+
+    // --- clients ---
+    private final ClientTable clientTable;
+    private final PendingRequests pending;
+    private final long[] proposedUpTo;
+    private int roundRobin;
+
+    // --- checkpoint shares (CERTIFY-CHECKPOINT), one per signer ---
+    private final long[] ckSeq;
+    private final byte[] ckDigest;
+    private final byte[] ckSig;
+
+    // --- CRTFY_VC received as leader: per (subject, signer) the latest ---
+    private final long[] vcView;
+    private final int[] vcLength;
+    private final UnsafeBuffer vcState;
+    private final byte[] vcSig;
+    private final byte[] vcDigest;
+    private final int maxVcStateBytes;
+
+    private StateTransferPort transfer = StateTransferPort.NONE;
+
+    // --- scratch ---
+    private final UnsafeBuffer send;
+    private final byte[] statement = new byte[64];
+    private final byte[] digest = new byte[DIGEST_BYTES];
+    private final byte[] digest2 = new byte[DIGEST_BYTES];
+    private final byte[] signature = new byte[SIGNATURE_BYTES];
+    private final byte[] replyBytes;
+    private final UnsafeBuffer replyView;
+    private final UnsafeBuffer emptyBatch = new UnsafeBuffer(new byte[2]);
+    private final UnsafeBuffer batchScratch;
+    private long nextTick;
+
     public Replica(ReplicaConfig config, int self, StateMachine app, ConsensusCrypto crypto, ReplicaOutput out,
                    NanoClock clock) {
-        throw new UnsupportedOperationException("not yet");
+        if (self < 0 || self >= config.n()) {
+            throw new IllegalArgumentException("replica " + self + " outside 0.." + (config.n() - 1));
+        }
+        if (config.n() > 63) {
+            throw new IllegalArgumentException("at most 63 replicas (f <= 31), not " + config.n());
+        }
+        this.config = config;
+        this.self = self;
+        this.n = config.n();
+        this.f = config.f();
+        this.window = config.window();
+        this.table = 2 * window;
+        this.app = app;
+        this.crypto = crypto;
+        this.out = out;
+        this.clock = clock;
+        this.checks = new ByzantineChecks(n);
+        this.maxBatchBytes = config.maxBatchBytes();
+        this.maxSharesBytes = 1 + n * SHARE_BYTES;
+        this.checkpointShares = new UnsafeBuffer(new byte[maxSharesBytes]);
+
+        slotNo = new long[table];
+        Arrays.fill(slotNo, -1);
+        prepView = new long[table];
+        prepDigest = new byte[table * DIGEST_BYTES];
+        prepLength = new int[table];
+        prepBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
+        endorsed = new boolean[table];
+        prepTime = new long[table];
+        wcView = new long[table];
+        wcMask = new long[table];
+        wmView = new long[table];
+        wmMask = new long[table];
+        sentWillCertify = new long[table];
+        sentWillCommit = new long[table];
+        sentCertify = new long[table];
+        sentCommit = new long[table];
+        shareView = new long[table * n];
+        shareDigest = new byte[table * n * DIGEST_BYTES];
+        shareSig = new byte[table * n * SIGNATURE_BYTES];
+        decided = new boolean[table];
+        decidedLength = new int[table];
+        decidedBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
+
+        peers = new PeerState[n];
+        for (int p = 0; p < n; p++) {
+            peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
+        }
+        clientTable = new ClientTable(config.clients(), config.maxReplyBytes());
+        pending = new PendingRequests(config.clients(), 16, config.maxRequestBytes());
+        proposedUpTo = new long[config.clients()];
+        ckSeq = new long[n];
+        ckDigest = new byte[n * DIGEST_BYTES];
+        ckSig = new byte[n * SIGNATURE_BYTES];
+        maxVcStateBytes = PeerState.maxViewChangeStateBytes(window, maxSharesBytes);
+        vcView = new long[n * n];
+        Arrays.fill(vcView, -1);
+        vcLength = new int[n * n];
+        vcState = new UnsafeBuffer(new byte[Math.multiplyExact(n * n, maxVcStateBytes)]);
+        vcSig = new byte[n * n * SIGNATURE_BYTES];
+        vcDigest = new byte[n * n * DIGEST_BYTES];
+        send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
+        batchScratch = new UnsafeBuffer(new byte[maxBatchBytes]);
+        replyBytes = new byte[config.maxReplyBytes()];
+        replyView = new UnsafeBuffer(replyBytes);
+
+        // Algorithm 2, line 6: the initial checkpoint (Initial, [0, W)), certified by definition.
+        ownState = encodeState();
+        ownStateSeq = 0;
+        fingerprints.fingerprint(ownState, 0, ownState.length, checkpointDigest, 0);
+        checkpointShares.putByte(0, (byte) 0);
+        checkpointSharesLength = 1;
+        for (PeerState p : peers) {
+            p.setCheckpoint(0, checkpointDigest, checkpointShares, 0, 1);
+        }
+        viewEnteredAt = clock.nanoTime();
+        suspicionBase = viewEnteredAt;
     }
 
-    /** A REQUEST from client {@code client} (the link authenticated it), raw {@link org.ubft.consensus.wire.ClientWire} bytes. */
+    /** Largest consensus message this configuration produces (CTBcast, TBcast or point to point). */
+    public static int maxMessageBytes(ReplicaConfig config) {
+        int n = config.n();
+        int shares = 1 + n * SHARE_BYTES;
+        int commit = 1 + 8 + 8 + 4 + config.maxBatchBytes() + shares;
+        int vcState = PeerState.maxViewChangeStateBytes(config.window(), shares);
+        int newView = 1 + 8 + 1 + n * (4 + vcState + shares);
+        int crtfyVc = 1 + 8 + 4 + vcState + SIGNATURE_BYTES;
+        return Math.max(Math.max(commit, newView), Math.max(crtfyVc, 256));
+    }
+
+    /** Plugs in state transfer (before traffic). */
+    public void stateTransfer(StateTransferPort port) {
+        this.transfer = port;
+        port.offer(ownStateSeq, ownState);
+    }
+
+    // ------------------------------------------------------------------------------------------------ inputs
+
+    /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
     public void onClientRequest(int client, DirectBuffer buffer, int offset, int length) {
+        int len = ClientWire.requestLength(buffer, offset, length, config.maxRequestBytes());
+        if (len != length || client < 0 || client >= config.clients() || ClientWire.client(buffer, offset) != client) {
+            counters.drop(Drop.BAD_CLIENT_REQUEST);
+            return;
+        }
+        long number = ClientWire.number(buffer, offset);
+        long last = clientTable.lastExecuted(client);
+        if (number <= last) {
+            if (number == last) {
+                sendReply(client, number, clientTable.replies(), clientTable.replyOffset(client),
+                    clientTable.replyLength(client));
+            }
+            return;
+        }
+        if (number > last + pending.perClient()) {
+            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed
+            return;
+        }
+        if (ClientWire.signed(buffer, offset) && !verifyClient(client, buffer, offset)) {
+            counters.drop(Drop.BAD_SIGNATURE);
+            return;
+        }
+        boolean fresh = pending.put(client, number, buffer, offset, length, clock.nanoTime());
+        int leader = checks.leader(view);
+        if (fresh && leader != self) {
+            // Echo Req (§5.4): tell the leader this follower holds the request.
+            writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(client).i64(number);
+            out.send(leader, send, 0, writer.length());
+        }
+        if (fresh) {
+            reendorse();
+        }
     }
 
     /** CTBcast delivered message {@code k} of broadcaster {@code from}, in FIFO order (FifoDelivery). */
     public void onCtbcastDeliver(int from, long k, DirectBuffer buffer, int offset, int length) {
+        if (from < 0 || from >= n || length < 1) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        PeerState p = peers[from];
+        int type = buffer.getByte(offset) & 0xFF;
+        if (p.afterGap && type != ConsensusWire.CHECKPOINT) {
+            counters.drop(Drop.AFTER_GAP);
+            return;
+        }
+        reader.wrap(buffer, offset + 1, length - 1);
+        switch (type) {
+            case ConsensusWire.PREPARE -> onPrepare(p, buffer);
+            case ConsensusWire.COMMIT -> onCommit(p, buffer);
+            case ConsensusWire.CHECKPOINT -> onCheckpointMessage(p, buffer);
+            case ConsensusWire.SEAL_VIEW -> onSealView(p);
+            case ConsensusWire.NEW_VIEW -> onNewView(p, buffer);
+            default -> counters.drop(Drop.UNKNOWN_TYPE);
+        }
     }
 
-    /** FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} (tail-validity gap). */
+    /**
+     * FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} (tail-validity gap). Without
+     * those messages this replica cannot run Algorithm 5's checks on {@code from}'s later messages, so it ignores them
+     * until {@code from}'s state is re-established by its next certified CHECKPOINT followed by a SEAL_VIEW (see
+     * {@link PeerState#afterGap}); meanwhile it follows through other replicas' COMMITs and checkpoints.
+     */
     public void onCtbcastGap(int from, long fromK, long toK) {
+        if (from >= 0 && from < n) {
+            peers[from].afterGap = true;
+        }
     }
 
     /** TBcast delivered a message of {@code from} (this replica's own included). */
     public void onTbcastDeliver(int from, DirectBuffer buffer, int offset, int length) {
+        if (from < 0 || from >= n || length < 1) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        reader.wrap(buffer, offset + 1, length - 1);
+        switch (buffer.getByte(offset) & 0xFF) {
+            case ConsensusWire.WILL_CERTIFY -> onWillVote(from, false);
+            case ConsensusWire.WILL_COMMIT -> onWillVote(from, true);
+            case ConsensusWire.CERTIFY -> onCertify(from);
+            case ConsensusWire.CERTIFY_CHECKPOINT -> onCertifyCheckpoint(from);
+            default -> counters.drop(Drop.UNKNOWN_TYPE);
+        }
     }
 
     /** A point-to-point message from replica {@code from}. */
     public void onDirect(int from, DirectBuffer buffer, int offset, int length) {
+        if (from < 0 || from >= n || length < 1) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        int type = buffer.getByte(offset) & 0xFF;
+        if (type >= ConsensusWire.TRANSFER_MIN && type <= ConsensusWire.TRANSFER_MAX) {
+            transfer.onMessage(from, buffer, offset, length);
+            return;
+        }
+        reader.wrap(buffer, offset + 1, length - 1);
+        switch (type) {
+            case ConsensusWire.ECHO -> onEcho(from);
+            case ConsensusWire.CRTFY_VC -> onCrtfyVc(from, buffer);
+            default -> counters.drop(Drop.UNKNOWN_TYPE);
+        }
     }
 
-    /** Timers and proposals; returns work done. */
+    /** The state of checkpoint {@code seq}, fetched and verified by state transfer. */
+    public void onStateFetched(long seq, byte[] state) {
+        if (!fetching || seq != checkpointSeq) {
+            return;
+        }
+        if (!restoreState(state)) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        fetching = false;
+        nextExec = seq;
+        ownState = state;
+        ownStateSeq = seq;
+        transfer.offer(seq, state);
+        for (int c = 0; c < proposedUpTo.length; c++) {
+            proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
+        }
+        executeReady();
+    }
+
+    /** Proposals (leader), timers; returns work done. */
     public int doWork() {
-        return 0;
+        int work = transfer.doWork();
+        long now = clock.nanoTime();
+        if (isLeader() && !changingView && (view == 0 || newViewDoneFor == view)) {
+            work += propose(now);
+        }
+        if (now >= nextTick) {
+            nextTick = now + TICK_NANOS;
+            work += timers(now);
+        }
+        return work;
+    }
+
+    // ------------------------------------------------------------------------------------------------ Algorithm 2
+
+    /** Leader: Algorithm 2, lines 14-17 (Propose), with batching and pipelining. */
+    private int propose(long now) {
+        int work = 0;
+        while (nextSlot < checkpointSeq + window && nextSlot - nextExec < config.pipeline() && !fetching) {
+            int length = buildBatch(now);
+            if (length <= 2) {
+                break;
+            }
+            writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(nextSlot).i32(length)
+                .bytes(batchScratch, 0, length);
+            out.ctbcast(send, 0, writer.length());
+            nextSlot++;
+            counters.proposals++;
+            work++;
+        }
+        return work;
+    }
+
+    /** Batches proposable requests (round-robin over clients, each client in number order); returns the length. */
+    private int buildBatch(long now) {
+        UnsafeBuffer send = batchScratch;
+        int at = 0;
+        int count = 0;
+        int bytes = 2;
+        int clients = config.clients();
+        long everyFollower = ((1L << n) - 1) & ~(1L << self);
+        for (int i = 0; i < clients && count < config.maxBatchRequests(); i++) {
+            int c = (roundRobin + i) % clients;
+            long k = Math.max(proposedUpTo[c], clientTable.lastExecuted(c)) + 1;
+            while (count < config.maxBatchRequests() && pending.holds(c, k)) {
+                int len = pending.length(c, k);
+                if (bytes + len > maxBatchBytes) {
+                    break;
+                }
+                long echoes = pending.echoes(c, k) & everyFollower;
+                boolean ready = pending.signed(c, k) || echoes == everyFollower
+                    || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
+                if (!ready) {
+                    break;
+                }
+                send.putBytes(at + bytes, pending.buffer(), pending.offset(c, k), len);
+                bytes += len;
+                count++;
+                proposedUpTo[c] = k;
+                k++;
+            }
+        }
+        roundRobin = (roundRobin + 1) % clients;
+        send.putShort(at, (short) count, ClientWire.ORDER);
+        return count == 0 ? 0 : bytes;
+    }
+
+    /** Algorithm 2, line 18: CTBcast-dlvr ⟨PREPARE, v, s, r⟩ from p. */
+    private void onPrepare(PeerState p, DirectBuffer buffer) {
+        long v = reader.i64();
+        long s = reader.i64();
+        int length = reader.i32();
+        int at = reader.skip(length);
+        if (!reader.complete() || length > maxBatchBytes || !validBatch(buffer, at, length)) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        fingerprints.fingerprint(buffer, at, length, unsafe(digest), 0);
+        boolean empty = buffer.getShort(at, ClientWire.ORDER) == 0;
+        if (!checks.validPrepare(p, v, s, empty, digest)) {
+            counters.drop(Drop.INVALID_PREPARE);
+            return;
+        }
+        p.recordPrepare(s, v, digest); // line 19
+        p.messagesInView++;
+        if (v != view || s < checkpointSeq || s >= checkpointSeq + table) {
+            return; // line 20 (a slot of the next window is kept until the checkpoint opens it)
+        }
+        int i = slot(s);
+        prepView[i] = v;
+        prepLength[i] = length;
+        System.arraycopy(digest, 0, prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);
+        prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
+        endorsed[i] = false;
+        prepTime[i] = clock.nanoTime();
+        if (s < checkpointSeq + window) {
+            acceptPrepare(s);
+        }
+    }
+
+    /** Algorithm 2, lines 21-22, once this replica can endorse every request of the batch. */
+    private void acceptPrepare(long s) {
+        int i = slot(s);
+        if (prepView[i] != view || endorsed[i] || slotNo[i] != s) {
+            return;
+        }
+        PeerState leader = peers[checks.leader(view)];
+        boolean committed = view > 0 && leader.mustPropose(s) == PeerState.COMMITTED;
+        if (!committed && !endorsable(i)) {
+            return; // held until the client's request arrives (Echo Req, §5.4)
+        }
+        endorsed[i] = true;
+        prepTime[i] = clock.nanoTime();
+        if (config.path() == ReplicaConfig.Path.FAST) {
+            writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(view).i64(s);
+            sentWillCertify[i] = view;
+            out.tbcast(send, 0, writer.length()); // line 21
+        } else {
+            certify(s); // line 22
+        }
+        checkFastPath(s);
+        checkCommits(s);
+    }
+
+    /** Whether every request in the slot's batch came from its client (to this replica) or is signed by it. */
+    private boolean endorsable(int i) {
+        int at = i * maxBatchBytes;
+        int count = prepBatch.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        int pos = at + 2;
+        for (int r = 0; r < count; r++) {
+            int len = ClientWire.requestLength(prepBatch, pos, prepLength[i] - (pos - at), config.maxRequestBytes());
+            int c = ClientWire.client(prepBatch, pos);
+            long k = ClientWire.number(prepBatch, pos);
+            if (k > clientTable.lastExecuted(c)
+                && !pending.matches(c, k, prepBatch, pos, ClientWire.bodyLength(prepBatch, pos))
+                && !(ClientWire.signed(prepBatch, pos) && verifyClient(c, prepBatch, pos))) {
+                return false;
+            }
+            pos += len;
+        }
+        return true;
+    }
+
+    /** A client request arrived: PREPAREs held for want of it may now be endorsed. */
+    private void reendorse() {
+        for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window; s++) {
+            int i = slot(s);
+            if (slotNo[i] == s && prepView[i] == view && !endorsed[i] && prepLength[i] > 0) {
+                acceptPrepare(s);
+            }
+        }
+    }
+
+    /** Algorithm 2, lines 25-31: WILL_CERTIFY / WILL_COMMIT from p. */
+    private void onWillVote(int from, boolean commit) {
+        long v = reader.i64();
+        long s = reader.i64();
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (v < view) {
+            counters.drop(Drop.STALE);
+            return;
+        }
+        if (s < checkpointSeq || s >= checkpointSeq + table) {
+            counters.drop(Drop.OUT_OF_WINDOW);
+            return;
+        }
+        int i = slot(s);
+        long[] votesView = commit ? wmView : wcView;
+        long[] mask = commit ? wmMask : wcMask;
+        if (votesView[i] != v) {
+            if (votesView[i] > v) {
+                counters.drop(Drop.STALE);
+                return;
+            }
+            votesView[i] = v;
+            mask[i] = 0;
+        }
+        mask[i] |= 1L << from;
+        checkFastPath(s);
+    }
+
+    private void checkFastPath(long s) {
+        if (s >= checkpointSeq + window) {
+            return;
+        }
+        int i = slot(s);
+        if (slotNo[i] != s || prepView[i] != view || !endorsed[i] || changingView) {
+            return;
+        }
+        long all = (1L << n) - 1;
+        // line 25: WILL_CERTIFY from 2f+1
+        if (wcView[i] == view && wcMask[i] == all && sentWillCertify[i] == view && sentWillCommit[i] != view) {
+            sentWillCommit[i] = view;
+            writer.wrap(send, 0).u8(ConsensusWire.WILL_COMMIT).i64(view).i64(s);
+            out.tbcast(send, 0, writer.length()); // line 27
+        }
+        // line 29: WILL_COMMIT from 2f+1
+        if (wmView[i] == view && wmMask[i] == all && !decided[i]) {
+            decide(s, prepBatch, i * maxBatchBytes, prepLength[i], true); // line 31
+        }
+    }
+
+    /** Signs and TBcasts CERTIFY for slot s (Algorithm 2, line 22). */
+    private void certify(long s) {
+        int i = slot(s);
+        if (sentCertify[i] == view || prepView[i] != view || !endorsed[i]) {
+            return;
+        }
+        sentCertify[i] = view;
+        int len = certifyStatement(view, s, prepDigest, i * DIGEST_BYTES);
+        crypto.sign(statement, 0, len, signature, 0);
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFY).i64(view).i64(s).bytes(prepDigest, i * DIGEST_BYTES, DIGEST_BYTES)
+            .bytes(signature, 0, SIGNATURE_BYTES);
+        out.tbcast(send, 0, writer.length());
+    }
+
+    /** Algorithm 2, line 34: CERTIFY shares; f+1 matching ones make PΣ, CTBcast in a COMMIT (line 36). */
+    private void onCertify(int from) {
+        long v = reader.i64();
+        long s = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        int sigAt = reader.skip(SIGNATURE_BYTES);
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (v != view) {
+            counters.drop(Drop.STALE);
+            return;
+        }
+        if (s < checkpointSeq || s >= checkpointSeq + table) {
+            counters.drop(Drop.OUT_OF_WINDOW);
+            return;
+        }
+        DirectBuffer b = reader.buffer();
+        b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
+        b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
+        int len = certifyStatement(v, s, digest2, 0);
+        if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+            counters.drop(Drop.BAD_SIGNATURE);
+            return;
+        }
+        int i = slot(s);
+        int share = i * n + from;
+        shareView[share] = v + 1; // +1: 0 means none
+        System.arraycopy(digest2, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
+        System.arraycopy(signature, 0, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+        if (s < checkpointSeq + window && prepView[i] == view && endorsed[i]) {
+            certify(s); // keep the promise of WILL_CERTIFY: another replica started the slow path
+            maybeCommit(s);
+        }
+    }
+
+    /** Algorithm 2, lines 34-36. */
+    private void maybeCommit(long s) {
+        int i = slot(s);
+        if (sentCommit[i] == view || prepView[i] != view) {
+            return;
+        }
+        int matching = 0;
+        for (int q = 0; q < n; q++) {
+            int share = i * n + q;
+            if (shareView[share] == view + 1 && Arrays.equals(shareDigest, share * 32, share * 32 + 32,
+                prepDigest, i * 32, i * 32 + 32)) {
+                matching++;
+            }
+        }
+        if (matching < config.quorum()) {
+            return;
+        }
+        sentCommit[i] = view;
+        writer.wrap(send, 0).u8(ConsensusWire.COMMIT).i64(view).i64(s).i32(prepLength[i])
+            .bytes(prepBatch, i * maxBatchBytes, prepLength[i]).u8(config.quorum());
+        int written = 0;
+        for (int q = 0; q < n && written < config.quorum(); q++) {
+            int share = i * n + q;
+            if (shareView[share] == view + 1 && Arrays.equals(shareDigest, share * 32, share * 32 + 32,
+                prepDigest, i * 32, i * 32 + 32)) {
+                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+                written++;
+            }
+        }
+        out.ctbcast(send, 0, writer.length());
+    }
+
+    /** Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. */
+    private void onCommit(PeerState p, DirectBuffer buffer) {
+        long v = reader.i64();
+        long s = reader.i64();
+        int length = reader.i32();
+        int at = reader.skip(length);
+        int k = reader.u8();
+        int sharesAt = reader.skip(k * SHARE_BYTES);
+        if (!reader.complete() || length > maxBatchBytes || !validBatch(buffer, at, length)) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        fingerprints.fingerprint(buffer, at, length, unsafe(digest), 0);
+        if (!checks.validCommit(p, v, s, digest)) {
+            counters.drop(Drop.INVALID_COMMIT);
+            return;
+        }
+        int len = certifyStatement(v, s, digest, 0);
+        if (!validShares(buffer, sharesAt, k, len)) {
+            counters.drop(Drop.BAD_CERTIFICATE);
+            return;
+        }
+        p.recordCommit(s, v, digest, buffer, at, length); // line 39
+        p.messagesInView++;
+        checkCommits(s);
+    }
+
+    /** Algorithm 2, lines 40-41: f+1 COMMITs for the same slot, view and request decide it. */
+    private void checkCommits(long s) {
+        if (s < checkpointSeq || s >= checkpointSeq + table) {
+            return;
+        }
+        int i = slot(s);
+        if (decided[i] && slotNo[i] == s) {
+            return;
+        }
+        for (int a = 0; a < n; a++) {
+            PeerState pa = peers[a];
+            if (!pa.hasCommit(s)) {
+                continue;
+            }
+            int ia = pa.index(s);
+            int matching = 0;
+            for (int b = 0; b < n; b++) {
+                PeerState pb = peers[b];
+                int ib = pb.index(s);
+                if (pb.hasCommit(s) && pb.commitView[ib] == pa.commitView[ia]
+                    && Arrays.equals(pb.commitDigest, ib * 32, ib * 32 + 32, pa.commitDigest, ia * 32, ia * 32 + 32)) {
+                    matching++;
+                }
+            }
+            if (matching >= config.quorum()) {
+                decide(s, pa.commitBatch, ia * maxBatchBytes, pa.commitLength[ia], false);
+                return;
+            }
+        }
+    }
+
+    /** Decide(s, req), triggered once per slot. */
+    private void decide(long s, DirectBuffer batch, int offset, int length, boolean fast) {
+        int i = slot(s);
+        if (decided[i]) {
+            return;
+        }
+        decided[i] = true;
+        decidedLength[i] = length;
+        decidedBatch.putBytes(i * maxBatchBytes, batch, offset, length);
+        counters.decidedSlots++;
+        if (fast) {
+            counters.fastDecisions++;
+        } else {
+            counters.slowDecisions++;
+        }
+        viewChangeAttempts = 0;
+        executeReady();
+    }
+
+    /** Applies decided slots in order (Algorithm 2, line 45), then proposes the next checkpoint (line 44-47). */
+    private void executeReady() {
+        while (!fetching && nextExec < checkpointSeq + window) {
+            int i = slotIndexIfCurrent(nextExec);
+            if (i < 0 || !decided[i]) {
+                return;
+            }
+            execute(i);
+            nextExec++;
+            if (nextExec == checkpointSeq + window) {
+                certifyCheckpoint();
+            }
+        }
+    }
+
+    private void execute(int i) {
+        int at = i * maxBatchBytes;
+        int count = decidedBatch.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        int pos = at + 2;
+        for (int r = 0; r < count; r++) {
+            int len = ClientWire.requestLength(decidedBatch, pos, decidedLength[i] - (pos - at), config.maxRequestBytes());
+            int c = ClientWire.client(decidedBatch, pos);
+            long k = ClientWire.number(decidedBatch, pos);
+            if (k == clientTable.lastExecuted(c) + 1) {
+                int payloadLength = ClientWire.bodyLength(decidedBatch, pos);
+                byte[] payload = new byte[payloadLength];
+                decidedBatch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
+                byte[] reply = app.execute(payload);
+                clientTable.record(c, k, reply);
+                counters.executedRequests++;
+                sendReply(c, k, clientTable.replies(), clientTable.replyOffset(c), clientTable.replyLength(c));
+                if (proposedUpTo[c] < k) {
+                    proposedUpTo[c] = k;
+                }
+            } else {
+                counters.duplicateRequests++; // executed already, or its predecessor was not: at most once, in order
+            }
+            pos += len;
+        }
+    }
+
+    private void sendReply(int client, long number, byte[] reply, int offset, int length) {
+        replyView.wrap(reply, offset, length);
+        int len = ClientWire.putReply(send, 0, self, client, number, replyView, 0, length);
+        out.reply(client, send, 0, len);
+        replyView.wrap(replyBytes);
+    }
+
+    // ------------------------------------------------------------------------------------------------ checkpoints
+
+    /** Algorithm 2, lines 44-47: sign (state digest, next window) and TBcast it. */
+    private void certifyCheckpoint() {
+        long seq = checkpointSeq + window;
+        ownState = encodeState();
+        ownStateSeq = seq;
+        fingerprints.fingerprint(ownState, 0, ownState.length, digest, 0);
+        int len = checkpointStatement(seq, digest, 0);
+        crypto.sign(statement, 0, len, signature, 0);
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(seq).bytes(digest, 0, DIGEST_BYTES)
+            .bytes(signature, 0, SIGNATURE_BYTES);
+        out.tbcast(send, 0, writer.length());
+    }
+
+    /** Algorithm 2, line 49: f+1 CERTIFY-CHECKPOINT shares make CΣ. */
+    private void onCertifyCheckpoint(int from) {
+        long seq = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        int sigAt = reader.skip(SIGNATURE_BYTES);
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (seq % window != 0) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (seq <= checkpointSeq) {
+            return; // a share after the certificate formed: normal, not counted
+        }
+        DirectBuffer b = reader.buffer();
+        b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
+        b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
+        int len = checkpointStatement(seq, digest2, 0);
+        if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+            counters.drop(Drop.BAD_SIGNATURE);
+            return;
+        }
+        ckSeq[from] = seq;
+        System.arraycopy(digest2, 0, ckDigest, from * 32, 32);
+        System.arraycopy(signature, 0, ckSig, from * 64, 64);
+        int matching = 0;
+        for (int q = 0; q < n; q++) {
+            if (ckSeq[q] == seq && Arrays.equals(ckDigest, q * 32, q * 32 + 32, digest2, 0, 32)) {
+                matching++;
+            }
+        }
+        if (matching < config.quorum()) {
+            return;
+        }
+        UnsafeBuffer shares = new UnsafeBuffer(new byte[maxSharesBytes]);
+        int count = 0;
+        int pos = 1;
+        for (int q = 0; q < n && count < config.quorum(); q++) {
+            if (ckSeq[q] == seq && Arrays.equals(ckDigest, q * 32, q * 32 + 32, digest2, 0, 32)) {
+                shares.putShort(pos, (short) q, ClientWire.ORDER);
+                shares.putBytes(pos + 2, ckSig, q * 64, 64);
+                pos += SHARE_BYTES;
+                count++;
+            }
+        }
+        shares.putByte(0, (byte) count);
+        maybeCheckpoint(seq, digest2.clone(), shares, 0, pos);
+    }
+
+    /** Algorithm 2, line 52: CTBcast-dlvr ⟨CHECKPOINT, CΣ⟩ from p. */
+    private void onCheckpointMessage(PeerState p, DirectBuffer buffer) {
+        long seq = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        int sharesAt = reader.position();
+        int k = reader.u8();
+        reader.skip(k * SHARE_BYTES);
+        if (!reader.complete() || seq % window != 0) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        byte[] cpDigest = new byte[DIGEST_BYTES];
+        buffer.getBytes(digestAt, cpDigest, 0, DIGEST_BYTES);
+        if (!checks.validCheckpoint(p, seq)) {
+            counters.drop(Drop.INVALID_CHECKPOINT);
+            return;
+        }
+        int len = checkpointStatement(seq, cpDigest, 0);
+        if (!validShares(buffer, sharesAt + 1, k, len)) {
+            counters.drop(Drop.BAD_CERTIFICATE);
+            return;
+        }
+        p.setCheckpoint(seq, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // lines 53-54
+        p.afterGap = false; // a certified checkpoint re-establishes p's open slots; its view comes with SEAL_VIEW
+        maybeCheckpoint(seq, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // line 55
+    }
+
+    /** Algorithm 2, lines 57-61: MaybeCheckpoint(CΣ). */
+    private void maybeCheckpoint(long seq, byte[] cpDigest, DirectBuffer shares, int sharesOffset, int sharesLength) {
+        if (seq <= checkpointSeq) {
+            return; // line 58: CΣ does not supersede
+        }
+        executeReady();
+        checkpointSeq = seq; // line 59
+        System.arraycopy(cpDigest, 0, checkpointDigest, 0, DIGEST_BYTES);
+        checkpointShares.putBytes(0, shares, sharesOffset, sharesLength);
+        checkpointSharesLength = sharesLength;
+        counters.checkpoints++;
+        // line 60: App.BringUpToSpeed(checkpoint)
+        if (ownStateSeq == seq && nextExec == seq && digestOf(ownState, cpDigest)) {
+            transfer.offer(seq, ownState);
+        } else {
+            fetching = true;
+            counters.stateTransfers++;
+            transfer.fetch(seq, cpDigest);
+        }
+        nextSlot = Math.max(nextSlot, seq);
+        writer.wrap(send, 0).u8(ConsensusWire.CHECKPOINT).i64(seq).bytes(cpDigest, 0, DIGEST_BYTES)
+            .bytes(checkpointShares, 0, checkpointSharesLength);
+        out.ctbcast(send, 0, writer.length()); // line 61
+        // the window moved: PREPAREs and votes that arrived early for its slots count now
+        for (long s = seq; s < seq + window; s++) {
+            int i = slot(s);
+            if (slotNo[i] == s) {
+                acceptPrepare(s);
+                checkFastPath(s);
+            }
+            checkCommits(s);
+        }
+        executeReady();
+    }
+
+    // ------------------------------------------------------------------------------------------------ Algorithm 3
+
+    private void onEcho(int from) {
+        int client = reader.i32();
+        long number = reader.i64();
+        if (!reader.complete() || client < 0 || client >= config.clients()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        pending.echo(client, number, from);
+    }
+
+    /** Algorithm 3, line 1: upon suspicion of leader(view). */
+    private void suspect() {
+        counters.suspicions++;
+        changeView(view + 1);
+    }
+
+    /** Algorithm 3, lines 3-6: ChangeView() towards {@code target}. */
+    private void changeView(long target) {
+        if (target <= view || (changingView && target <= targetView)) {
+            return;
+        }
+        targetView = Math.max(targetView, target);
+        if (!changingView) {
+            changingView = true;
+            // keep the promises of WILL_CERTIFY (certify) so the WILL_COMMIT promises (COMMIT) can be kept
+            for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+                int i = slot(s);
+                if (slotNo[i] == s && sentWillCertify[i] == view) {
+                    certify(s);
+                    maybeCommit(s);
+                }
+            }
+        }
+        trySeal();
+    }
+
+    /** Algorithm 3, lines 4-6: seal once every WILL_COMMIT of this view has its COMMIT (or a checkpoint covers it). */
+    private void trySeal() {
+        if (!changingView) {
+            return;
+        }
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int i = slot(s);
+            if (slotNo[i] == s && sentWillCommit[i] == view && sentCommit[i] != view) {
+                return; // line 5: wait
+            }
+        }
+        changingView = false;
+        view = targetView;
+        viewEnteredAt = clock.nanoTime();
+        suspicionBase = viewEnteredAt;
+        counters.viewChanges++;
+        writer.wrap(send, 0).u8(ConsensusWire.SEAL_VIEW).i64(view);
+        out.ctbcast(send, 0, writer.length()); // line 6
+        for (int c = 0; c < proposedUpTo.length; c++) {
+            proposedUpTo[c] = clientTable.lastExecuted(c);
+        }
+        echoPending();
+        tryNewView();
+        enterNewView();
+    }
+
+    /** Echo Req again for every request held, to the leader of the view just entered. */
+    private void echoPending() {
+        int leader = checks.leader(view);
+        if (leader == self) {
+            return;
+        }
+        for (int c = 0; c < config.clients(); c++) {
+            long last = clientTable.lastExecuted(c);
+            for (long k = last + 1; k <= last + pending.perClient(); k++) {
+                if (pending.holds(c, k)) {
+                    writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(c).i64(k);
+                    out.send(leader, send, 0, writer.length());
+                }
+            }
+        }
+    }
+
+    /** Algorithm 3, line 8: CTBcast-dlvr ⟨SEAL_VIEW, v⟩ from p. */
+    private void onSealView(PeerState p) {
+        long v = reader.i64();
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (!checks.validSealView(p, v)) {
+            counters.drop(Drop.INVALID_SEAL_VIEW);
+            return;
+        }
+        p.view = v; // lines 9-10
+        p.hasNewView = false;
+        p.messagesInView = 0;
+        // line 11: send to leader(v) ⟨CRTFY_VC, v, sign((p, state[p] \ new_view))⟩
+        int stateAt = 1 + 8 + 4;
+        writer.wrap(send, stateAt);
+        int stateLength = p.encodeForViewChange(writer);
+        fingerprints.fingerprint(send, stateAt, stateLength, unsafe(digest), 0);
+        int len = vcStatement(v, p.replica, digest, 0);
+        crypto.sign(statement, 0, len, signature, 0);
+        writer.wrap(send, 0).u8(ConsensusWire.CRTFY_VC).i64(v).i32(stateLength);
+        send.putBytes(stateAt + stateLength, signature, 0, SIGNATURE_BYTES);
+        out.send(checks.leader(v), send, 0, stateAt + stateLength + SIGNATURE_BYTES);
+        joinViews();
+    }
+
+    /** When f+1 replicas are in views above ours, follow them (one of them is correct). */
+    private void joinViews() {
+        long[] views = new long[n];
+        for (int q = 0; q < n; q++) {
+            views[q] = peers[q].view;
+        }
+        Arrays.sort(views);
+        long fPlusOneth = views[n - config.quorum()];
+        if (fPlusOneth > view) {
+            changeView(fPlusOneth);
+        }
+    }
+
+    /** Leader: Algorithm 3, line 13: f+1 matching CRTFY_VC about a replica make its certificate. */
+    private void onCrtfyVc(int from, DirectBuffer buffer) {
+        long v = reader.i64();
+        int stateLength = reader.i32();
+        int stateAt = reader.skip(stateLength);
+        int sigAt = reader.skip(SIGNATURE_BYTES);
+        if (!reader.complete() || stateLength > maxVcStateBytes || stateLength < 2) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (checks.leader(v) != self || v < view) {
+            counters.drop(Drop.STALE);
+            return;
+        }
+        int subject = buffer.getShort(stateAt, ClientWire.ORDER) & 0xFFFF;
+        long stateView = stateLength >= 10 ? buffer.getLong(stateAt + 2, ClientWire.ORDER) : -1;
+        if (subject >= n || stateView != v) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
+        buffer.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
+        int len = vcStatement(v, subject, digest, 0);
+        if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+            counters.drop(Drop.BAD_SIGNATURE);
+            return;
+        }
+        int e = subject * n + from;
+        vcView[e] = v;
+        vcLength[e] = stateLength;
+        vcState.putBytes(e * maxVcStateBytes, buffer, stateAt, stateLength);
+        System.arraycopy(signature, 0, vcSig, e * 64, 64);
+        System.arraycopy(digest, 0, vcDigest, e * 32, 32);
+        tryNewView();
+    }
+
+    /** Leader: Algorithm 3, lines 13-16: certificates about f+1 replicas make the NEW_VIEW. */
+    private void tryNewView() {
+        if (!isLeader() || changingView || newViewSentFor == view || view == 0) {
+            return;
+        }
+        int[] chosenSigner = new int[n]; // per subject: a signer whose state f others match, -1 none
+        int subjects = 0;
+        for (int q = 0; q < n; q++) {
+            chosenSigner[q] = -1;
+            for (int a = 0; a < n && chosenSigner[q] < 0; a++) {
+                int ea = q * n + a;
+                if (vcView[ea] != view) {
+                    continue;
+                }
+                int matching = 0;
+                for (int b = 0; b < n; b++) {
+                    int eb = q * n + b;
+                    if (vcView[eb] == view && Arrays.equals(vcDigest, eb * 32, eb * 32 + 32, vcDigest, ea * 32, ea * 32 + 32)) {
+                        matching++;
+                    }
+                }
+                if (matching >= config.quorum()) {
+                    chosenSigner[q] = a;
+                }
+            }
+            if (chosenSigner[q] >= 0) {
+                subjects++;
+            }
+        }
+        if (subjects < config.quorum()) {
+            return;
+        }
+        writer.wrap(send, 0).u8(ConsensusWire.NEW_VIEW).i64(view).u8(config.quorum());
+        int written = 0;
+        for (int q = 0; q < n && written < config.quorum(); q++) {
+            int a = chosenSigner[q];
+            if (a < 0) {
+                continue;
+            }
+            int ea = q * n + a;
+            writer.i32(vcLength[ea]).bytes(vcState, ea * maxVcStateBytes, vcLength[ea]).u8(config.quorum());
+            int signers = 0;
+            for (int b = 0; b < n && signers < config.quorum(); b++) {
+                int eb = q * n + b;
+                if (vcView[eb] == view && Arrays.equals(vcDigest, eb * 32, eb * 32 + 32, vcDigest, ea * 32, ea * 32 + 32)) {
+                    writer.u16(b).bytes(vcSig, eb * 64, 64);
+                    signers++;
+                }
+            }
+            written++;
+        }
+        newViewSentFor = view;
+        out.ctbcast(send, 0, writer.length()); // line 16
+    }
+
+    /** Algorithm 3, line 21: CTBcast-dlvr ⟨NEW_VIEW, certificates⟩ from p (Algorithm 5, lines 19-24). */
+    private void onNewView(PeerState p, DirectBuffer buffer) {
+        long v = reader.i64();
+        int c = reader.u8();
+        if (reader.bad()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (!checks.validNewViewSender(p, v) || c < config.quorum() || c > n) {
+            counters.drop(Drop.INVALID_NEW_VIEW);
+            return;
+        }
+        long subjectsSeen = 0;
+        long bestCheckpoint = -1;
+        int bestCheckpointAt = -1;
+        int[] stateAt = new int[c];
+        int[] stateLength = new int[c];
+        for (int j = 0; j < c; j++) {
+            int length = reader.i32();
+            int at = reader.skip(length);
+            int k = reader.u8();
+            int sharesAt = reader.skip(k * SHARE_BYTES);
+            if (reader.bad() || length < 2 + 8 + 8 + 32 + 2 || length > maxVcStateBytes) {
+                counters.drop(Drop.MALFORMED);
+                return;
+            }
+            int subject = buffer.getShort(at, ClientWire.ORDER) & 0xFFFF;
+            long stateView = buffer.getLong(at + 2, ClientWire.ORDER);
+            if (subject >= n || (subjectsSeen & (1L << subject)) != 0 || stateView != p.view) {
+                counters.drop(Drop.INVALID_NEW_VIEW); // lines 22 and 24
+                return;
+            }
+            subjectsSeen |= 1L << subject;
+            fingerprints.fingerprint(buffer, at, length, unsafe(digest), 0);
+            int len = vcStatement(v, subject, digest, 0);
+            if (!validShares(buffer, sharesAt, k, len)) {
+                counters.drop(Drop.INVALID_NEW_VIEW); // line 23
+                return;
+            }
+            int cpSeqAt = at + 10;
+            long cpSeq = buffer.getLong(cpSeqAt, ClientWire.ORDER);
+            if (!validEmbeddedState(buffer, at, length)) {
+                counters.drop(Drop.INVALID_NEW_VIEW);
+                return;
+            }
+            if (cpSeq > bestCheckpoint) {
+                bestCheckpoint = cpSeq;
+                bestCheckpointAt = at;
+            }
+            stateAt[j] = at;
+            stateLength[j] = length;
+        }
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        // MustPropose (Algorithm 3, lines 25-27) for the open slots of the highest checkpoint
+        p.hasNewView = true; // line 22
+        p.messagesInView++;
+        p.newViewWindowStart = bestCheckpoint;
+        p.newViewCheckpointSeq = bestCheckpoint;
+        buffer.getBytes(bestCheckpointAt + 18, p.newViewCheckpointDigest, 0, DIGEST_BYTES);
+        int sharesLength = buffer.getShort(bestCheckpointAt + 50, ClientWire.ORDER) & 0xFFFF;
+        p.newViewCheckpointSharesLength = sharesLength;
+        p.newViewCheckpointShares.putBytes(0, buffer, bestCheckpointAt + 52, sharesLength);
+        long[] bestView = new long[window];
+        Arrays.fill(bestView, -1);
+        Arrays.fill(p.newViewKind, PeerState.BOTTOM);
+        for (int j = 0; j < c; j++) {
+            int at = stateAt[j];
+            int shares = buffer.getShort(at + 50, ClientWire.ORDER) & 0xFFFF;
+            int pos = at + 52 + shares;
+            int count = buffer.getShort(pos, ClientWire.ORDER) & 0xFFFF;
+            pos += 2;
+            for (int e = 0; e < count; e++, pos += 48) {
+                long s = buffer.getLong(pos, ClientWire.ORDER);
+                long cv = buffer.getLong(pos + 8, ClientWire.ORDER);
+                if (s < bestCheckpoint || s >= bestCheckpoint + window) {
+                    continue;
+                }
+                int idx = (int) (s % window);
+                if (cv > bestView[idx]) {
+                    bestView[idx] = cv;
+                    p.newViewKind[idx] = PeerState.COMMITTED;
+                    buffer.getBytes(pos + 16, p.newViewDigest, idx * 32, 32);
+                }
+            }
+        }
+        if (v > view) {
+            changeView(v); // line 23
+        } else {
+            enterNewView();
+        }
+    }
+
+    /** Checks a certified replica state's framing and its checkpoint certificate. */
+    private boolean validEmbeddedState(DirectBuffer buffer, int at, int length) {
+        Reader r = new Reader().wrap(buffer, at, length);
+        r.u16();
+        r.i64();
+        long seq = r.i64();
+        int digestAt = r.skip(32);
+        int sharesLength = r.u16();
+        int sharesAt = r.skip(sharesLength);
+        int count = r.u16();
+        r.skip(count * 48);
+        if (!r.complete() || seq < 0 || seq % window != 0 || sharesLength < 1) {
+            return false;
+        }
+        if (seq == 0) {
+            return true;
+        }
+        int k = buffer.getByte(sharesAt) & 0xFF;
+        if (sharesLength != 1 + k * SHARE_BYTES) {
+            return false;
+        }
+        byte[] d = new byte[32];
+        buffer.getBytes(digestAt, d, 0, 32);
+        int len = checkpointStatement(seq, d, 0);
+        return validShares(buffer, sharesAt + 1, k, len);
+    }
+
+    /** This replica is in a view whose leader's NEW_VIEW it delivered: Algorithm 3, lines 17-20. */
+    private void enterNewView() {
+        if (changingView || view == 0 || newViewDoneFor == view) {
+            return;
+        }
+        PeerState leader = peers[checks.leader(view)];
+        if (!leader.hasNewView || leader.view != view) {
+            return;
+        }
+        newViewDoneFor = view;
+        suspicionBase = clock.nanoTime();
+        if (leader.newViewCheckpointSeq > checkpointSeq) {
+            maybeCheckpoint(leader.newViewCheckpointSeq, leader.newViewCheckpointDigest.clone(),
+                leader.newViewCheckpointShares, 0, leader.newViewCheckpointSharesLength); // line 17
+        }
+        if (isLeader()) {
+            long start = leader.newViewWindowStart;
+            for (long s = start; s < start + window; s++) {
+                proposeMust(leader, s); // lines 18-19
+            }
+            nextSlot = Math.max(nextSlot, start + window); // line 20
+        }
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            acceptPrepare(s);
+        }
+    }
+
+    /** Leader: PREPARE ⟨v, s, MustPropose(s, C)⟩. */
+    private void proposeMust(PeerState leader, long s) {
+        int kind = leader.mustPropose(s);
+        DirectBuffer batch = emptyBatch;
+        int offset = 0;
+        int length = 2;
+        if (kind == PeerState.COMMITTED) {
+            int idx = leader.index(s);
+            batch = null;
+            for (PeerState q : peers) {
+                int qi = q.index(s);
+                if (q.hasCommit(s) && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
+                    batch = q.commitBatch;
+                    offset = qi * maxBatchBytes;
+                    length = q.commitLength[qi];
+                    break;
+                }
+            }
+            if (batch == null) {
+                int i = slot(s);
+                if (slotNo[i] == s && Arrays.equals(prepDigest, i * 32, i * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
+                    batch = prepBatch;
+                    offset = i * maxBatchBytes;
+                    length = prepLength[i];
+                }
+            }
+            if (batch == null) {
+                counters.drop(Drop.STALE); // the committed batch is not here: a later view will propose it
+                return;
+            }
+        }
+        writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(s).i32(length).bytes(batch, offset, length);
+        out.ctbcast(send, 0, writer.length());
+        counters.proposals++;
+    }
+
+    // ------------------------------------------------------------------------------------------------ timers
+
+    private int timers(long now) {
+        int work = 0;
+        if (changingView) {
+            trySeal();
+        }
+        // slow path after a timeout (the paper's implementation, §4.2)
+        for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window && s < nextExec + 4L * config.pipeline(); s++) {
+            int i = slot(s);
+            if (slotNo[i] == s && prepView[i] == view && endorsed[i] && !decided[i] && sentCertify[i] != view
+                && now - prepTime[i] >= config.slowPathTimeoutNanos()) {
+                certify(s);
+                maybeCommit(s);
+                work++;
+            }
+        }
+        if (changingView || fetching) {
+            return work;
+        }
+        // a view whose NEW_VIEW does not come
+        if (view > 0 && newViewDoneFor != view
+            && now - viewEnteredAt >= config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 10)) {
+            viewChangeAttempts++;
+            suspect();
+            return work + 1;
+        }
+        // a request from a client not executed in time
+        long since = Math.max(suspicionBase, 0);
+        for (int c = 0; c < config.clients(); c++) {
+            long k = clientTable.lastExecuted(c) + 1;
+            if (pending.holds(c, k) && now - Math.max(pending.arrival(c, k), since) >= config.requestTimeoutNanos()) {
+                suspect();
+                return work + 1;
+            }
+        }
+        return work;
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private boolean isLeader() {
+        return checks.leader(view) == self;
+    }
+
+    /** The table index of slot s, claiming the entry for s if it held an older slot. */
+    private int slot(long s) {
+        int i = (int) (s % table);
+        if (slotNo[i] != s) {
+            slotNo[i] = s;
+            prepView[i] = -1;
+            prepLength[i] = 0;
+            endorsed[i] = false;
+            wcView[i] = -1;
+            wmView[i] = -1;
+            wcMask[i] = 0;
+            wmMask[i] = 0;
+            sentWillCertify[i] = -1;
+            sentWillCommit[i] = -1;
+            sentCertify[i] = -1;
+            sentCommit[i] = -1;
+            decided[i] = false;
+            Arrays.fill(shareView, i * n, i * n + n, 0);
+        }
+        return i;
+    }
+
+    private int slotIndexIfCurrent(long s) {
+        int i = (int) (s % table);
+        return slotNo[i] == s ? i : -1;
+    }
+
+    private boolean validBatch(DirectBuffer buffer, int at, int length) {
+        if (length < 2) {
+            return false;
+        }
+        int count = buffer.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        if (count > config.maxBatchRequests()) {
+            return false;
+        }
+        int pos = at + 2;
+        int end = at + length;
+        for (int r = 0; r < count; r++) {
+            int len = ClientWire.requestLength(buffer, pos, end - pos, config.maxRequestBytes());
+            if (len < 0 || ClientWire.client(buffer, pos) >= config.clients()) {
+                return false;
+            }
+            pos += len;
+        }
+        return pos == end;
+    }
+
+    /** Whether {@code k} shares at {@code at} are valid signatures of f+1 distinct replicas on the statement. */
+    private boolean validShares(DirectBuffer buffer, int at, int k, int statementLength) {
+        if (k < config.quorum() || k > n) {
+            return false;
+        }
+        long signers = 0;
+        byte[] sig = new byte[SIGNATURE_BYTES];
+        for (int j = 0; j < k; j++) {
+            int signer = buffer.getShort(at + j * SHARE_BYTES, ClientWire.ORDER) & 0xFFFF;
+            if (signer >= n || (signers & (1L << signer)) != 0) {
+                return false;
+            }
+            signers |= 1L << signer;
+            buffer.getBytes(at + j * SHARE_BYTES + 2, sig, 0, SIGNATURE_BYTES);
+            if (!crypto.verifyReplica(signer, statement, 0, statementLength, sig, 0)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean verifyClient(int client, DirectBuffer buffer, int offset) {
+        int payload = ClientWire.bodyLength(buffer, offset);
+        int idLength = ClientWire.identityLength(payload);
+        byte[] identity = new byte[idLength];
+        buffer.getBytes(offset + ClientWire.IDENTITY_OFFSET, identity);
+        byte[] sig = new byte[SIGNATURE_BYTES];
+        buffer.getBytes(offset + ClientWire.HEADER_BYTES + payload, sig);
+        return crypto.verifyClient(client, identity, 0, idLength, sig, 0);
+    }
+
+    private int certifyStatement(long v, long s, byte[] d, int dAt) {
+        UnsafeBuffer b = new UnsafeBuffer(statement);
+        b.putByte(0, (byte) ConsensusWire.STATEMENT_CERTIFY);
+        b.putLong(1, v, ClientWire.ORDER);
+        b.putLong(9, s, ClientWire.ORDER);
+        b.putBytes(17, d, dAt, DIGEST_BYTES);
+        return 49;
+    }
+
+    private int checkpointStatement(long seq, byte[] d, int dAt) {
+        UnsafeBuffer b = new UnsafeBuffer(statement);
+        b.putByte(0, (byte) ConsensusWire.STATEMENT_CHECKPOINT);
+        b.putLong(1, seq, ClientWire.ORDER);
+        b.putBytes(9, d, dAt, DIGEST_BYTES);
+        return 41;
+    }
+
+    private int vcStatement(long v, int subject, byte[] d, int dAt) {
+        UnsafeBuffer b = new UnsafeBuffer(statement);
+        b.putByte(0, (byte) ConsensusWire.STATEMENT_VC);
+        b.putLong(1, v, ClientWire.ORDER);
+        b.putShort(9, (short) subject, ClientWire.ORDER);
+        b.putBytes(11, d, dAt, DIGEST_BYTES);
+        return 43;
+    }
+
+    private final UnsafeBuffer digestView = new UnsafeBuffer(new byte[0]);
+
+    private UnsafeBuffer unsafe(byte[] bytes) {
+        digestView.wrap(bytes);
+        return digestView;
+    }
+
+    private boolean digestOf(byte[] state, byte[] expected) {
+        byte[] d = new byte[DIGEST_BYTES];
+        fingerprints.fingerprint(state, 0, state.length, d, 0);
+        return Arrays.equals(d, expected);
+    }
+
+    /** The checkpointed state: i32 app snapshot length, app snapshot, client table. */
+    private byte[] encodeState() {
+        byte[] snapshot = app.snapshot();
+        byte[] state = new byte[4 + snapshot.length + clientTable.maxEncodedBytes()];
+        UnsafeBuffer b = new UnsafeBuffer(state);
+        writer.wrap(b, 0).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
+        clientTable.encode(writer);
+        return Arrays.copyOf(state, writer.length());
+    }
+
+    private boolean restoreState(byte[] state) {
+        UnsafeBuffer b = new UnsafeBuffer(state);
+        if (state.length < 4) {
+            return false;
+        }
+        int appLength = b.getInt(0, ClientWire.ORDER);
+        if (appLength < 0 || appLength > state.length - 4) {
+            return false;
+        }
+        byte[] snapshot = Arrays.copyOfRange(state, 4, 4 + appLength);
+        if (!clientTable.restore(b, 4 + appLength, state.length - 4 - appLength, new Reader())) {
+            return false;
+        }
+        try {
+            app.restore(snapshot);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------------------------------------ observers
+
+    public int self() {
+        return self;
+    }
+
+    public long view() {
+        return view;
+    }
+
+    public boolean changingView() {
+        return changingView;
+    }
+
+    /** The first slot not yet executed (everything before it is applied to the app). */
+    public long executedUpTo() {
+        return nextExec;
+    }
+
+    public long checkpointSeq() {
+        return checkpointSeq;
+    }
+
+    public boolean fetching() {
+        return fetching;
+    }
+
+    public ReplicaCounters counters() {
+        return counters;
+    }
+
+    public ReplicaConfig config() {
+        return config;
+    }
+
+    public ClientTable clientTable() {
+        return clientTable;
+    }
+
+    /** SHA-256 of the app snapshot and client table now (for tests and operators; allocates). */
+    public byte[] stateDigest() {
+        byte[] state = encodeState();
+        byte[] d = new byte[DIGEST_BYTES];
+        fingerprints.fingerprint(state, 0, state.length, d, 0);
+        return d;
     }
 }

@@ -1,0 +1,84 @@
+package org.ubft.consensus.replica;
+
+/**
+ * CTBcast's Byzantine checks, paper Algorithm 5: one named predicate per message kind, over what this replica knows of
+ * the broadcaster ({@link PeerState}, delivered in FIFO order). A message that fails its predicate is dropped and
+ * counted by the replica (never thrown). Signature and certificate checks are separate (the replica verifies them
+ * after the cheap predicate holds).
+ */
+final class ByzantineChecks {
+    private final int n;
+
+    ByzantineChecks(int n) {
+        this.n = n;
+    }
+
+    /** Round-robin leaders: leader(v) = v mod n. */
+    int leader(long view) {
+        return (int) (view % n);
+    }
+
+    /**
+     * Algorithm 5, lines 1-6: valid ⟨PREPARE, v, s, r⟩ from p.
+     *
+     * @param batchEmpty whether r is ⊥ (an empty batch)
+     * @param digest     SHA-256 of r
+     */
+    boolean validPrepare(PeerState p, long v, long s, boolean batchEmpty, byte[] digest) {
+        if (p.view != v || leader(v) != p.replica) {
+            return false; // line 2
+        }
+        if (!p.isOpen(s)) {
+            return false; // line 3
+        }
+        if (p.prepared(s, v)) {
+            return false; // line 4: p never prepared slot s before in v
+        }
+        if (v == 0) {
+            return true; // line 5
+        }
+        if (!p.hasNewView) {
+            return false; // line 5: state[p].new_view != ⊥
+        }
+        return mustProposeAllows(p, s, batchEmpty, digest); // line 6
+    }
+
+    /** Algorithm 5, line 6: r == MustPropose(s, state[p].new_view) (Algorithm 3, lines 25-27). */
+    boolean mustProposeAllows(PeerState p, long s, boolean batchEmpty, byte[] digest) {
+        switch (p.mustPropose(s)) {
+            case PeerState.NONE:
+                return true; // Any
+            case PeerState.BOTTOM:
+                return batchEmpty;
+            default:
+                return p.mustProposeDigest(s, digest);
+        }
+    }
+
+    /** Algorithm 5, lines 8-11: valid ⟨COMMIT, PΣ⟩ from p (the certificate PΣ is verified separately). */
+    boolean validCommit(PeerState p, long view, long slot, byte[] digest) {
+        return p.isOpen(slot) // line 9
+            && view == p.view // line 10
+            && !p.sameCommit(slot, view, digest); // line 11
+    }
+
+    /** Algorithm 5, lines 13-14: valid ⟨CHECKPOINT, CΣ⟩ from p: CΣ supersedes state[p].checkpoint. */
+    boolean validCheckpoint(PeerState p, long seq) {
+        return seq > p.checkpointSeq;
+    }
+
+    /** Algorithm 5, lines 16-17: valid ⟨SEAL_VIEW, v⟩ from p. */
+    boolean validSealView(PeerState p, long v) {
+        return p.view < v;
+    }
+
+    /**
+     * Algorithm 5, lines 19-21 (the sender-side part of valid NEW_VIEW); lines 22-24 (the certificates) are checked
+     * while decoding them ({@link Replica}).
+     */
+    boolean validNewViewSender(PeerState p, long v) {
+        return leader(p.view) == p.replica // line 20
+            && p.messagesInView == 0 // line 21: p's first non-CHECKPOINT message in this view
+            && v == p.view; // line 24 (the certificates must be about state[p].view)
+    }
+}

@@ -1,0 +1,185 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.consensus.wire.Writer;
+
+import java.util.Arrays;
+
+/**
+ * What this replica knows of one broadcaster p from p's CTBcast messages, delivered in FIFO order: Algorithm 2's
+ * {@code state[p]} (lines 8-12) — view, seal_view/new_view, prepares and commits of p's open slots, p's checkpoint.
+ * Fixed-size arrays indexed by slot mod W (p's open slots are W consecutive slots).
+ */
+final class PeerState {
+    static final int NONE = 0;
+    /** MustPropose: nothing committed, the leader must propose ⊥ (an empty batch). */
+    static final int BOTTOM = 1;
+    /** MustPropose: the latest committed batch (digest given). */
+    static final int COMMITTED = 2;
+
+    final int replica;
+    final int window;
+    final int maxBatchBytes;
+
+    long view;
+    /** Non-CHECKPOINT messages p sent in its current view (NEW_VIEW must be the first, Algorithm 5 line 21). */
+    int messagesInView;
+
+    // p's checkpoint (Algorithm 2, line 12): seq = first open slot
+    long checkpointSeq;
+    final byte[] checkpointDigest = new byte[ConsensusWire.DIGEST_BYTES];
+    final UnsafeBuffer checkpointShares;
+    int checkpointSharesLength;
+
+    // prepares (line 10)
+    final long[] prepareSlot;
+    final long[] prepareView;
+    final byte[] prepareDigest;
+
+    // commits (line 11), with the batch (needed by a new leader to re-propose it)
+    final long[] commitSlot;
+    final long[] commitView;
+    final byte[] commitDigest;
+    final int[] commitLength;
+    final UnsafeBuffer commitBatch;
+
+    // new_view: MustPropose constraints of p's NEW_VIEW (Algorithm 3, lines 25-27)
+    boolean hasNewView;
+    long newViewWindowStart;
+    final int[] newViewKind;
+    final byte[] newViewDigest;
+
+    // the highest checkpoint among p's NEW_VIEW certificates (Algorithm 3, line 17)
+    long newViewCheckpointSeq;
+    final byte[] newViewCheckpointDigest = new byte[ConsensusWire.DIGEST_BYTES];
+    final UnsafeBuffer newViewCheckpointShares;
+    int newViewCheckpointSharesLength;
+
+    /** After a delivery gap in p's stream, p's state is unknown until it is re-established (Algorithm 4). */
+    boolean afterGap;
+
+    PeerState(int replica, int window, int maxBatchBytes, int maxCheckpointSharesBytes) {
+        this.replica = replica;
+        this.window = window;
+        this.maxBatchBytes = maxBatchBytes;
+        this.checkpointShares = new UnsafeBuffer(new byte[maxCheckpointSharesBytes]);
+        this.newViewCheckpointShares = new UnsafeBuffer(new byte[maxCheckpointSharesBytes]);
+        this.prepareSlot = new long[window];
+        this.prepareView = new long[window];
+        this.prepareDigest = new byte[window * ConsensusWire.DIGEST_BYTES];
+        this.commitSlot = new long[window];
+        this.commitView = new long[window];
+        this.commitDigest = new byte[window * ConsensusWire.DIGEST_BYTES];
+        this.commitLength = new int[window];
+        this.commitBatch = new UnsafeBuffer(new byte[Math.multiplyExact(window, maxBatchBytes)]);
+        this.newViewKind = new int[window];
+        this.newViewDigest = new byte[window * ConsensusWire.DIGEST_BYTES];
+        Arrays.fill(prepareSlot, -1);
+        Arrays.fill(commitSlot, -1);
+    }
+
+    int index(long slot) {
+        return (int) (slot % window);
+    }
+
+    /** Algorithm 5, lines 3 and 9: s in state[p].checkpoint.open_slots. */
+    boolean isOpen(long slot) {
+        return slot >= checkpointSeq && slot < checkpointSeq + window;
+    }
+
+    boolean prepared(long slot, long inView) {
+        int i = index(slot);
+        return prepareSlot[i] == slot && prepareView[i] == inView;
+    }
+
+    void recordPrepare(long slot, long inView, byte[] digest) {
+        int i = index(slot);
+        prepareSlot[i] = slot;
+        prepareView[i] = inView;
+        System.arraycopy(digest, 0, prepareDigest, i * ConsensusWire.DIGEST_BYTES, ConsensusWire.DIGEST_BYTES);
+    }
+
+    boolean hasCommit(long slot) {
+        return commitSlot[index(slot)] == slot;
+    }
+
+    /** Whether p's recorded COMMIT for {@code slot} is for {@code inView} and {@code digest} (the same COMMIT). */
+    boolean sameCommit(long slot, long inView, byte[] digest) {
+        int i = index(slot);
+        return commitSlot[i] == slot && commitView[i] == inView
+            && Arrays.equals(commitDigest, i * 32, i * 32 + 32, digest, 0, 32);
+    }
+
+    void recordCommit(long slot, long inView, byte[] digest, DirectBuffer batch, int batchOffset, int batchLength) {
+        int i = index(slot);
+        commitSlot[i] = slot;
+        commitView[i] = inView;
+        System.arraycopy(digest, 0, commitDigest, i * 32, 32);
+        commitLength[i] = batchLength;
+        commitBatch.putBytes(i * maxBatchBytes, batch, batchOffset, batchLength);
+    }
+
+    /** Algorithm 2, line 54: forget prepares and commits outside the (new) open slots. */
+    void setCheckpoint(long seq, byte[] digest, DirectBuffer shares, int sharesOffset, int sharesLength) {
+        checkpointSeq = seq;
+        System.arraycopy(digest, 0, checkpointDigest, 0, 32);
+        checkpointSharesLength = sharesLength;
+        checkpointShares.putBytes(0, shares, sharesOffset, sharesLength);
+        for (int i = 0; i < window; i++) {
+            if (prepareSlot[i] >= 0 && !isOpen(prepareSlot[i])) {
+                prepareSlot[i] = -1;
+            }
+            if (commitSlot[i] >= 0 && !isOpen(commitSlot[i])) {
+                commitSlot[i] = -1;
+            }
+        }
+    }
+
+    /**
+     * Algorithm 3, lines 25-27, for p's NEW_VIEW: NONE if the slot is beyond the certificates' open slots (Any),
+     * BOTTOM or COMMITTED (with {@link #mustProposeDigest}) otherwise.
+     */
+    int mustPropose(long slot) {
+        if (!hasNewView || slot >= newViewWindowStart + window) {
+            return NONE;
+        }
+        if (slot < newViewWindowStart) {
+            return BOTTOM; // not an open slot of the certificates: nothing may be proposed but ⊥
+        }
+        return newViewKind[index(slot)];
+    }
+
+    boolean mustProposeDigest(long slot, byte[] digest) {
+        int i = index(slot);
+        return Arrays.equals(newViewDigest, i * 32, i * 32 + 32, digest, 0, 32);
+    }
+
+    /**
+     * The canonical encoding of state[p] \ new_view that CRTFY_VC certifies (Algorithm 3, line 11):
+     * u16 p, i64 view, i64 checkpoint seq, digest, u16 shares length, shares, u16 count, count x (i64 slot, i64 view,
+     * digest) of p's commits in slot order.
+     */
+    int encodeForViewChange(Writer w) {
+        int start = w.position();
+        w.u16(replica).i64(view).i64(checkpointSeq).bytes(checkpointDigest, 0, 32)
+            .u16(checkpointSharesLength).bytes(checkpointShares, 0, checkpointSharesLength);
+        int countAt = w.position();
+        w.u16(0);
+        int count = 0;
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int i = index(s);
+            if (commitSlot[i] == s) {
+                w.i64(s).i64(commitView[i]).bytes(commitDigest, i * 32, 32);
+                count++;
+            }
+        }
+        w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return w.position() - start;
+    }
+
+    static int maxViewChangeStateBytes(int window, int maxCheckpointSharesBytes) {
+        return 2 + 8 + 8 + 32 + 2 + maxCheckpointSharesBytes + 2 + window * (8 + 8 + 32);
+    }
+}

@@ -1,0 +1,126 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.wire.ClientWire;
+
+/**
+ * Requests this replica received directly from clients and has not executed yet: per client a ring of
+ * {@code perClient} entries (request number mod perClient), sized at construction. The leader proposes from it; a
+ * follower endorses an unsigned request in a PREPARE only if it holds the same request here (paper §5.4: "a replica
+ * endorses a PREPARE message for a client request only if it has also received that request directly from the
+ * client"), and echoes what it holds to the leader (Echo Req).
+ */
+final class PendingRequests {
+    private final int perClient;
+    private final int slotBytes;
+    private final long[] number;
+    private final int[] length;
+    private final long[] arrival;
+    private final long[] echoes;
+    private final UnsafeBuffer bytes;
+
+    PendingRequests(int clients, int perClient, int maxRequestBytes) {
+        this.perClient = perClient;
+        this.slotBytes = ClientWire.HEADER_BYTES + maxRequestBytes + ClientWire.SIGNATURE_BYTES;
+        int entries = clients * perClient;
+        this.number = new long[entries];
+        this.length = new int[entries];
+        this.arrival = new long[entries];
+        this.echoes = new long[entries];
+        this.bytes = new UnsafeBuffer(new byte[Math.multiplyExact(entries, slotBytes)]);
+    }
+
+    int perClient() {
+        return perClient;
+    }
+
+    private int index(int client, long n) {
+        return client * perClient + (int) (n % perClient);
+    }
+
+    /**
+     * Stores a request (a newer number takes the entry of an older one); a signed copy replaces an unsigned one.
+     *
+     * @return true if it is new here
+     */
+    boolean put(int client, long n, DirectBuffer src, int offset, int len, long now) {
+        int i = index(client, n);
+        boolean fresh = number[i] != n;
+        if (fresh && number[i] > n) {
+            return false; // an older request than the one held: it was executed or superseded
+        }
+        if (fresh) {
+            number[i] = n;
+            arrival[i] = now;
+            echoes[i] = 0;
+        } else if (ClientWire.signed(bytes, i * slotBytes) || !ClientWire.signed(src, offset)) {
+            return false;
+        }
+        length[i] = len;
+        bytes.putBytes(i * slotBytes, src, offset, len);
+        return fresh;
+    }
+
+    /** Whether request {@code n} of {@code client} is held. */
+    boolean holds(int client, long n) {
+        return number[index(client, n)] == n;
+    }
+
+    /** Whether the held request {@code n} of {@code client} has the same identity as the one at {@code src}. */
+    boolean matches(int client, long n, DirectBuffer src, int offset, int payloadLength) {
+        int i = index(client, n);
+        if (number[i] != n) {
+            return false;
+        }
+        int at = i * slotBytes;
+        int idLength = ClientWire.identityLength(payloadLength);
+        if (ClientWire.bodyLength(bytes, at) != payloadLength) {
+            return false;
+        }
+        int a = at + ClientWire.IDENTITY_OFFSET;
+        int b = offset + ClientWire.IDENTITY_OFFSET;
+        for (int j = 0; j < idLength; j++) {
+            if (bytes.getByte(a + j) != src.getByte(b + j)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void echo(int client, long n, int replica) {
+        int i = index(client, n);
+        if (number[i] == n) {
+            echoes[i] |= 1L << replica;
+        }
+    }
+
+    long echoes(int client, long n) {
+        return echoes[index(client, n)];
+    }
+
+    long arrival(int client, long n) {
+        return arrival[index(client, n)];
+    }
+
+    boolean signed(int client, long n) {
+        return ClientWire.signed(bytes, index(client, n) * slotBytes);
+    }
+
+    int length(int client, long n) {
+        return length[index(client, n)];
+    }
+
+    int offset(int client, long n) {
+        return index(client, n) * slotBytes;
+    }
+
+    DirectBuffer buffer() {
+        return bytes;
+    }
+
+    /** Forgets everything (state transfer replaced the client table). */
+    void clear() {
+        java.util.Arrays.fill(number, 0);
+    }
+}

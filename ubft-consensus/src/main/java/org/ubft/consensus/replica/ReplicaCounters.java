@@ -1,0 +1,114 @@
+package org.ubft.consensus.replica;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/** What a replica counts (read from its own thread; the runtime copies them into operator-visible counters). */
+public final class ReplicaCounters {
+    /** Why a message was dropped. Byzantine input is counted here, never thrown (DESIGN.md §3.4). */
+    public enum Drop {
+        MALFORMED, UNKNOWN_TYPE, BAD_SIGNATURE, BAD_CERTIFICATE,
+        /** Algorithm 5, lines 1-6. */
+        INVALID_PREPARE,
+        /** Algorithm 5, lines 8-11. */
+        INVALID_COMMIT,
+        /** Algorithm 5, lines 13-14. */
+        INVALID_CHECKPOINT,
+        /** Algorithm 5, lines 16-17. */
+        INVALID_SEAL_VIEW,
+        /** Algorithm 5, lines 19-24. */
+        INVALID_NEW_VIEW,
+        /** A request in a PREPARE that this replica could not endorse (not from the client, bad signature). */
+        UNENDORSED_REQUEST,
+        STALE, OUT_OF_WINDOW, BAD_CLIENT_REQUEST,
+        /** A broadcaster's message after a delivery gap, before a SUMMARY covered it (Algorithm 4). */
+        AFTER_GAP
+    }
+
+    final long[] drops = new long[Drop.values().length];
+    long decidedSlots;
+    long fastDecisions;
+    long slowDecisions;
+    long executedRequests;
+    long duplicateRequests;
+    long viewChanges;
+    long checkpoints;
+    long stateTransfers;
+    long proposals;
+    long suspicions;
+
+    void drop(Drop reason) {
+        drops[reason.ordinal()]++;
+    }
+
+    public long dropped(Drop reason) {
+        return drops[reason.ordinal()];
+    }
+
+    public long droppedTotal() {
+        long sum = 0;
+        for (long d : drops) {
+            sum += d;
+        }
+        return sum;
+    }
+
+    public long decidedSlots() {
+        return decidedSlots;
+    }
+
+    public long fastDecisions() {
+        return fastDecisions;
+    }
+
+    public long slowDecisions() {
+        return slowDecisions;
+    }
+
+    public long executedRequests() {
+        return executedRequests;
+    }
+
+    public long duplicateRequests() {
+        return duplicateRequests;
+    }
+
+    public long viewChanges() {
+        return viewChanges;
+    }
+
+    public long checkpoints() {
+        return checkpoints;
+    }
+
+    public long stateTransfers() {
+        return stateTransfers;
+    }
+
+    public long proposals() {
+        return proposals;
+    }
+
+    public long suspicions() {
+        return suspicions;
+    }
+
+    /** Non-zero drop counts by reason. */
+    public Map<Drop, Long> drops() {
+        Map<Drop, Long> m = new EnumMap<>(Drop.class);
+        for (Drop d : Drop.values()) {
+            if (drops[d.ordinal()] != 0) {
+                m.put(d, drops[d.ordinal()]);
+            }
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return "decided_slots=" + decidedSlots + " fast=" + fastDecisions + " slow=" + slowDecisions
+            + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
+            + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions
+            + " dropped=" + drops();
+    }
+}

@@ -1,0 +1,321 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.crypto.PublicKeys;
+import org.ubft.consensus.wire.ClientWire;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Random;
+
+/**
+ * A deterministic in-memory cluster of {@link Replica}s over a perfect model of CTBcast (every correct replica gets
+ * broadcaster p's k-th message, the same bytes, in order), TBcast and point-to-point links, on virtual time, plus
+ * closed-loop clients. Replicas can be crashed (neither send nor receive), links filtered, and arbitrary messages
+ * injected as if a (Byzantine) replica had sent them.
+ */
+final class ModelCluster {
+    enum Kind { CTBCAST, TBCAST, DIRECT, REQUEST, REPLY }
+
+    /** Decides whether a message goes through (true) or is lost. */
+    interface Filter {
+        boolean pass(Kind kind, int from, int to, DirectBuffer buffer, int offset, int length);
+    }
+
+    final int n;
+    final int clients;
+    final ReplicaConfig config;
+    final Clock clock = new Clock();
+    final Replica[] replicas;
+    final ReverseApp[] apps;
+    final boolean[] crashed;
+    final long[] ctbcastK;
+    final PublicKeys keys;
+    final Random random;
+    final TestClient[] clientList;
+    Filter filter = (kind, from, to, b, o, l) -> true;
+    long latencyNanos = 2_000;
+    long jitterNanos = 0;
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private long sequence;
+
+    ModelCluster(ReplicaConfig config, long seed) {
+        this.config = config;
+        this.n = config.n();
+        this.clients = config.clients();
+        this.random = new Random(seed);
+        this.keys = TestCrypto.publicKeys(n, clients);
+        this.replicas = new Replica[n];
+        this.apps = new ReverseApp[n];
+        this.crashed = new boolean[n];
+        this.ctbcastK = new long[n];
+        for (int i = 0; i < n; i++) {
+            start(i);
+        }
+        this.clientList = new TestClient[clients];
+        for (int c = 0; c < clients; c++) {
+            clientList[c] = new TestClient(c);
+        }
+    }
+
+    /** (Re)creates replica i empty. */
+    void start(int i) {
+        apps[i] = new ReverseApp();
+        replicas[i] = new Replica(config, i, apps[i], TestCrypto.forReplica(i, keys), new Output(i), clock);
+        crashed[i] = false;
+    }
+
+    static final class Clock implements NanoClock {
+        long now = 1_000_000;
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+    }
+
+    private record Event(long time, long seq, Runnable action) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event o) {
+            return time != o.time ? Long.compare(time, o.time) : Long.compare(seq, o.seq);
+        }
+    }
+
+    void at(long delay, Runnable action) {
+        events.add(new Event(clock.now + delay, sequence++, action));
+    }
+
+    private long delay() {
+        return latencyNanos + (jitterNanos > 0 ? (long) (random.nextDouble() * jitterNanos) : 0);
+    }
+
+    private static byte[] copy(DirectBuffer b, int offset, int length) {
+        byte[] bytes = new byte[length];
+        b.getBytes(offset, bytes);
+        return bytes;
+    }
+
+    final class Output implements ReplicaOutput {
+        final int from;
+
+        Output(int from) {
+            this.from = from;
+        }
+
+        @Override
+        public void ctbcast(DirectBuffer buffer, int offset, int length) {
+            if (crashed[from]) {
+                return;
+            }
+            broadcastAs(from, buffer, offset, length);
+        }
+
+        @Override
+        public void tbcast(DirectBuffer buffer, int offset, int length) {
+            if (crashed[from]) {
+                return;
+            }
+            byte[] m = copy(buffer, offset, length);
+            for (int to = 0; to < n; to++) {
+                final int r = to;
+                if (filter.pass(Kind.TBCAST, from, r, buffer, offset, length)) {
+                    at(delay(), () -> {
+                        if (!crashed[r]) {
+                            replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length);
+                        }
+                    });
+                }
+            }
+        }
+
+        @Override
+        public void send(int replica, DirectBuffer buffer, int offset, int length) {
+            if (crashed[from]) {
+                return;
+            }
+            sendAs(from, replica, buffer, offset, length);
+        }
+
+        @Override
+        public void reply(int client, DirectBuffer buffer, int offset, int length) {
+            if (crashed[from] || !filter.pass(Kind.REPLY, from, client, buffer, offset, length)) {
+                return;
+            }
+            byte[] m = copy(buffer, offset, length);
+            at(delay(), () -> clientList[client].onReply(from, m));
+        }
+    }
+
+    /** CTBcast-broadcasts {@code length} bytes as replica {@code from}'s next message (used to inject, too). */
+    void broadcastAs(int from, DirectBuffer buffer, int offset, int length) {
+        long k = ++ctbcastK[from];
+        byte[] m = copy(buffer, offset, length);
+        for (int to = 0; to < n; to++) {
+            final int r = to;
+            if (filter.pass(Kind.CTBCAST, from, r, buffer, offset, length)) {
+                at(delay(), () -> {
+                    if (!crashed[r]) {
+                        replicas[r].onCtbcastDeliver(from, k, new UnsafeBuffer(m), 0, m.length);
+                    }
+                });
+            }
+        }
+    }
+
+    void tbcastAs(int from, DirectBuffer buffer, int offset, int length) {
+        byte[] m = copy(buffer, offset, length);
+        for (int to = 0; to < n; to++) {
+            final int r = to;
+            at(delay(), () -> {
+                if (!crashed[r]) {
+                    replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length);
+                }
+            });
+        }
+    }
+
+    void sendAs(int from, int to, DirectBuffer buffer, int offset, int length) {
+        if (!filter.pass(Kind.DIRECT, from, to, buffer, offset, length)) {
+            return;
+        }
+        byte[] m = copy(buffer, offset, length);
+        at(delay(), () -> {
+            if (!crashed[to]) {
+                replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length);
+            }
+        });
+    }
+
+    /** Runs virtual time for {@code nanos}, every replica's duty cycle every microsecond. */
+    void run(long nanos) {
+        long end = clock.now + nanos;
+        while (clock.now < end) {
+            long next = Math.min(end, clock.now + 1_000);
+            while (!events.isEmpty() && events.peek().time <= next) {
+                Event e = events.poll();
+                clock.now = Math.max(clock.now, e.time);
+                e.action.run();
+            }
+            clock.now = next;
+            for (int i = 0; i < n; i++) {
+                if (!crashed[i]) {
+                    replicas[i].doWork();
+                }
+            }
+            for (TestClient c : clientList) {
+                c.tick();
+            }
+        }
+    }
+
+    /** Runs until every client has {@code requests} accepted replies or {@code maxNanos} pass; returns whether done. */
+    boolean runUntilDone(long requests, long maxNanos) {
+        long end = clock.now + maxNanos;
+        while (clock.now < end) {
+            run(100_000);
+            boolean done = true;
+            for (TestClient c : clientList) {
+                done &= c.accepted >= requests;
+            }
+            if (done) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A closed-loop client: one request outstanding, sent to every replica, accepted on f+1 identical replies. */
+    final class TestClient {
+        final int index;
+        long number;
+        long accepted;
+        long target = Long.MAX_VALUE;
+        byte[] payload;
+        long sentAt;
+        long retransmitNanos = 5_000_000;
+        final Map<Integer, byte[]> replies = new HashMap<>();
+        final List<String> mismatches = new ArrayList<>();
+        final List<Long> latencies = new ArrayList<>();
+
+        TestClient(int index) {
+            this.index = index;
+        }
+
+        void tick() {
+            if (payload == null && accepted < target) {
+                number++;
+                payload = ("req-" + index + "-" + number + "-" + random.nextInt(1000)).getBytes();
+                replies.clear();
+                sendRequest();
+            } else if (payload != null && clock.now - sentAt > retransmitNanos) {
+                sendRequest();
+            }
+        }
+
+        private void sendRequest() {
+            sentAt = clock.now;
+            UnsafeBuffer b = new UnsafeBuffer(new byte[ClientWire.HEADER_BYTES + payload.length]);
+            ClientWire.putRequest(b, 0, index, number, new UnsafeBuffer(payload), 0, payload.length);
+            byte[] m = b.byteArray();
+            for (int r = 0; r < n; r++) {
+                final int to = r;
+                if (filter.pass(Kind.REQUEST, index, to, b, 0, m.length)) {
+                    at(delay(), () -> {
+                        if (!crashed[to]) {
+                            replicas[to].onClientRequest(index, new UnsafeBuffer(m), 0, m.length);
+                        }
+                    });
+                }
+            }
+        }
+
+        void onReply(int replica, byte[] m) {
+            UnsafeBuffer b = new UnsafeBuffer(m);
+            if (payload == null || ClientWire.number(b, 0) != number || ClientWire.replica(b, 0) != replica) {
+                return;
+            }
+            byte[] body = Arrays.copyOfRange(m, ClientWire.HEADER_BYTES, m.length);
+            replies.put(replica, body);
+            int same = 0;
+            for (byte[] other : replies.values()) {
+                if (Arrays.equals(other, body)) {
+                    same++;
+                }
+            }
+            if (same >= config.quorum()) {
+                byte[] expected = new byte[payload.length];
+                for (int i = 0; i < payload.length; i++) {
+                    expected[payload.length - 1 - i] = payload[i];
+                }
+                if (!Arrays.equals(expected, body)) {
+                    mismatches.add("request " + number + " got " + new String(body));
+                }
+                latencies.add(clock.now - sentAt);
+                accepted++;
+                payload = null;
+            }
+        }
+    }
+
+    /** Asserts the invariant: replicas that executed the same number of slots have identical state digests. */
+    void assertSameStateWhereEqualProgress() {
+        Map<Long, byte[]> byProgress = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            if (crashed[i]) {
+                continue;
+            }
+            long at = replicas[i].executedUpTo();
+            byte[] d = replicas[i].stateDigest();
+            byte[] other = byProgress.putIfAbsent(at, d);
+            if (other != null && !Arrays.equals(other, d)) {
+                throw new AssertionError("replicas executed " + at + " slots but differ in state");
+            }
+        }
+    }
+}

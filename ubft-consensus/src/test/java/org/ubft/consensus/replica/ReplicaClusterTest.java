@@ -1,0 +1,103 @@
+package org.ubft.consensus.replica;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReplicaClusterTest {
+    private static ReplicaConfig config(int clients) {
+        return ReplicaConfig.defaults(3, clients).withWindow(16)
+            .withTimeouts(500_000, 20_000_000, 20_000_000);
+    }
+
+    private static void assertAllCorrectAgree(ModelCluster c) {
+        long at = -1;
+        byte[] digest = null;
+        for (int i = 0; i < c.n; i++) {
+            if (c.crashed[i]) {
+                continue;
+            }
+            if (at < 0) {
+                at = c.replicas[i].executedUpTo();
+                digest = c.replicas[i].stateDigest();
+            } else {
+                assertEquals(at, c.replicas[i].executedUpTo(), "replica " + i + " executed up to");
+                assertArrayEquals(digest, c.replicas[i].stateDigest(), "replica " + i + " state");
+            }
+        }
+        for (ModelCluster.TestClient client : c.clientList) {
+            assertTrue(client.mismatches.isEmpty(), client.mismatches.toString());
+        }
+    }
+
+    @Test
+    void thousandsOfRequestsOnTheFastPathWithIdenticalState() {
+        ModelCluster c = new ModelCluster(config(4), 1);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 600;
+        }
+        assertTrue(c.runUntilDone(600, 5_000_000_000L), "all requests answered");
+        c.run(2_000_000);
+        assertAllCorrectAgree(c);
+        for (Replica r : c.replicas) {
+            assertEquals(2400, r.counters().executedRequests());
+            assertEquals(0, r.counters().slowDecisions(), r.counters().toString());
+            assertTrue(r.counters().fastDecisions() > 0);
+            assertTrue(r.counters().checkpoints() > 10, "checkpoints: " + r.counters());
+            assertEquals(0, r.view());
+            assertEquals(0, r.counters().droppedTotal(), r.counters().toString());
+        }
+        assertEquals(2400, c.apps[0].executed);
+    }
+
+    @Test
+    void slowPathTakesOverWhenAFollowerIsSilent() {
+        ModelCluster c = new ModelCluster(config(2), 2);
+        c.crashed[2] = true;
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 200;
+        }
+        assertTrue(c.runUntilDone(200, 10_000_000_000L), "all requests answered");
+        c.run(5_000_000);
+        assertAllCorrectAgree(c);
+        for (int i = 0; i < 2; i++) {
+            Replica r = c.replicas[i];
+            assertEquals(400, r.counters().executedRequests());
+            assertTrue(r.counters().slowDecisions() > 0, r.counters().toString());
+            assertEquals(0, r.counters().fastDecisions(), r.counters().toString());
+            assertEquals(0, r.view(), "no view change: the leader is fine");
+        }
+    }
+
+    @Test
+    void leaderSilentMidRunLeadsToAViewChangeAndNothingAcknowledgedIsLost() {
+        ModelCluster c = new ModelCluster(config(2), 3);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 300;
+        }
+        c.runUntilDone(100, 5_000_000_000L);
+        long[] acknowledged = new long[c.clients];
+        for (int k = 0; k < c.clients; k++) {
+            acknowledged[k] = c.clientList[k].accepted;
+        }
+        c.crashed[0] = true;
+        assertTrue(c.runUntilDone(300, 20_000_000_000L), "progress resumes in a new view: "
+            + c.replicas[1].counters() + " view " + c.replicas[1].view());
+        c.run(5_000_000);
+        assertAllCorrectAgree(c);
+        for (int i = 1; i < 3; i++) {
+            Replica r = c.replicas[i];
+            assertTrue(r.view() >= 1, "view " + r.view());
+            assertEquals(600, r.counters().executedRequests() + (r.fetching() ? 0 : 0), r.counters().toString());
+            for (int k = 0; k < c.clients; k++) {
+                assertTrue(r.clientTable().lastExecuted(k) >= acknowledged[k]);
+                assertEquals(300, r.clientTable().lastExecuted(k), "client " + k + " at replica " + i);
+            }
+        }
+        assertTrue(Arrays.stream(c.replicas).skip(1).allMatch(r -> r.counters().viewChanges() >= 1));
+    }
+}

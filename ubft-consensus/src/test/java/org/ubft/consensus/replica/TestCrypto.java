@@ -1,0 +1,62 @@
+package org.ubft.consensus.replica;
+
+import org.ubft.common.NodeId;
+import org.ubft.common.crypto.PublicKeys;
+import org.ubft.common.crypto.SigningKey;
+
+/** Deterministic Ed25519 keys for replicas and clients of a test cluster. */
+final class TestCrypto implements ConsensusCrypto {
+    private final SigningKey key;
+    private final PublicKeys keys;
+
+    private TestCrypto(SigningKey key, PublicKeys keys) {
+        this.key = key;
+        this.keys = keys;
+    }
+
+    static SigningKey replicaKey(int i) {
+        return SigningKey.fromSeed(NodeId.replica(i), seed(1, i));
+    }
+
+    static SigningKey clientKey(int i) {
+        return SigningKey.fromSeed(NodeId.client(i), seed(2, i));
+    }
+
+    private static byte[] seed(int role, int i) {
+        byte[] s = new byte[32];
+        s[0] = (byte) role;
+        s[1] = (byte) i;
+        s[2] = 42;
+        return s;
+    }
+
+    static PublicKeys publicKeys(int n, int clients) {
+        PublicKeys.Builder b = PublicKeys.builder();
+        for (int i = 0; i < n; i++) {
+            b.add(NodeId.replica(i), replicaKey(i).publicKey());
+        }
+        for (int i = 0; i < clients; i++) {
+            b.add(NodeId.client(i), clientKey(i).publicKey());
+        }
+        return b.build();
+    }
+
+    static TestCrypto forReplica(int i, PublicKeys keys) {
+        return new TestCrypto(replicaKey(i), keys);
+    }
+
+    @Override
+    public void sign(byte[] message, int offset, int length, byte[] signature, int at) {
+        key.sign(message, offset, length, signature, at);
+    }
+
+    @Override
+    public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
+        return keys.verify(NodeId.replica(replica), message, offset, length, signature, at, 64);
+    }
+
+    @Override
+    public boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at) {
+        return keys.verify(NodeId.client(client), message, offset, length, signature, at, 64);
+    }
+}
