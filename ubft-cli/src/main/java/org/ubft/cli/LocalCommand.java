@@ -140,6 +140,7 @@ public final class LocalCommand implements Callable<Integer> {
             try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
                 work = new FlipWorkload().run(client::invoke, requests, bytes, 1);
             } catch (FlipWorkload.WrongReply e) {
+                processes.stop(); // SIGTERM: the replicas log their counters, for the diagnosis
                 spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
                 return 1;
             }

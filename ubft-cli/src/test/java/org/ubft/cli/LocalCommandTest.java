@@ -54,17 +54,28 @@ class LocalCommandTest {
         assertTrue(Files.size(out.resolve(RunSummary.HLOG)) > 0);
     }
 
-    @Disabled("needs the consensus core: org.ubft.consensus.replica.Replica on branch main is a skeleton whose"
-        + " constructor throws 'not yet'; enable once main has a working Replica and ReplicaCounters")
-    @ParameterizedTest
-    @ValueSource(strings = {"shm", "tcp"})
-    void replicatedFlipWithThreeMemnodesAndThreeReplicas(String fabric) {
+    @Test
+    void replicatedFlipOnShmWithThreeMemnodesAndThreeReplicas() {
+        replicatedFlip("shm");
+    }
+
+    @Disabled("fails today on tcp: the replicas never decide request 1 (view_changes=46, CTBcast gaps ~230 per replica,"
+        + " messages dropped AFTER_GAP, t = 16) while the same run on shm passes; the consensus core's liveness under"
+        + " tcp start-up latency is the lead's to look at (see the replicas' counters lines in the failure output)")
+    @Test
+    void replicatedFlipOnTcpWithThreeMemnodesAndThreeReplicas() {
+        replicatedFlip("tcp");
+    }
+
+    private static void replicatedFlip(String fabric) {
         Path file = TestClusters.write(fabric, 100);
         CommandRun run = CommandRun.of("local", "--config", file.toString(), "--requests", "300", "--payload", "32");
         assertEquals(0, run.exitCode, run.toString());
         assertFigures(run);
         assertTrue(run.out.matches("(?s).*\nfast_path_share=[01]\\.[0-9]{3}\n.*"), run.toString());
         assertTrue(run.out.contains("exit_codes=[0, 0, 0, 0, 0, 0]"), run.toString());
+        assertTrue(run.out.matches("(?s).*replica-0 counters: fast_path=\\d+ slow_path=\\d+ decided_slots=[1-9].*"),
+            run.toString());
         assertTrue(run.out.contains("result=OK"), run.toString());
     }
 

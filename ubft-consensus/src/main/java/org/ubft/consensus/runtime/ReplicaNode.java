@@ -36,12 +36,6 @@ import org.ubft.fabric.Fabrics;
  * thread constructs it (or hands it over) and runs it.
  */
 public final class ReplicaNode implements Agent, AutoCloseable {
-    /**
-     * Largest consensus message (CTBcast, TBcast and direct alike).
-     * TODO: Replica.maxMessageBytes(ReplicaConfig) once the lead's core provides it.
-     */
-    static final int MAX_MESSAGE_BYTES = 16 * 1024;
-
     private final int self;
     private final Fabric fabric;
     private final boolean ownsFabric;
@@ -65,9 +59,12 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             d.slowPathTimeoutNanos(), d.requestTimeoutNanos(), d.viewChangeTimeoutNanos());
     }
 
-    /** CTBcast settings for consensus: messages up to the core's largest, two extra streams. */
-    public static CtbcastNode.Options ctbcastOptions() {
-        return CtbcastNode.Options.defaults().withMaxMessageBytes(MAX_MESSAGE_BYTES).withExtraStreams(2);
+    /**
+     * CTBcast settings for consensus: messages up to the core's largest ({@link Replica#maxMessageBytes}), two extra
+     * streams.
+     */
+    public static CtbcastNode.Options ctbcastOptions(ReplicaConfig config) {
+        return CtbcastNode.Options.defaults().withMaxMessageBytes(Replica.maxMessageBytes(config)).withExtraStreams(2);
     }
 
     /**
@@ -78,7 +75,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
                                    NanoClock clock) {
         Fabric fabric = Fabrics.open(cluster, NodeId.replica(self));
         try {
-            return new ReplicaNode(fabric, true, cluster, self, app, replicaConfig(cluster, path), ctbcastOptions(),
+            ReplicaConfig config = replicaConfig(cluster, path);
+            return new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
                 KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock);
         } catch (RuntimeException e) {
             fabric.close();
@@ -104,6 +102,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         if (ctbcastOptions.extraStreams() < 2) {
             throw new IllegalArgumentException("the consensus runtime needs 2 extra link streams, the options have "
                 + ctbcastOptions.extraStreams());
+        }
+        if (ctbcastOptions.maxMessageBytes() < Replica.maxMessageBytes(config)) {
+            throw new IllegalArgumentException("CTBcast carries messages of up to " + ctbcastOptions.maxMessageBytes()
+                + " bytes; this replica config needs " + Replica.maxMessageBytes(config));
         }
         if (config.n() != cluster.n()) {
             throw new IllegalArgumentException("replica config for n = " + config.n() + ", cluster of " + cluster.n());
@@ -187,13 +189,16 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     }
 
     /**
-     * The counters, one parseable line: {@code replica-N counters: name=value ...}.
-     * TODO: the consensus counters (decided slots, fast/slow path decisions, view changes, dropped messages by
-     * reason) once the lead's {@code Replica} exposes its {@code ReplicaCounters}.
+     * The counters, one parseable line: {@code replica-N counters: fast_path=F slow_path=S decided_slots=.. ...} with
+     * the consensus core's {@link org.ubft.consensus.replica.ReplicaCounters} (decisions by path, view changes,
+     * checkpoints, dropped messages by reason) and the runtime's (CTBcast gaps and late deliveries, malformed link
+     * envelopes, messages on each stream).
      */
     public String countersLine() {
-        return roleName() + " counters: " + "ctbcast_delivered_gaps=" + fifo.skipped()
-            + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
+        var c = replica.counters();
+        return roleName() + " counters: fast_path=" + c.fastDecisions() + " slow_path=" + c.slowDecisions()
+            + " " + c + " dropped_total=" + c.droppedTotal()
+            + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
             + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
             + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()
             + " client_malformed=" + clientLinks.malformed() + " ctbcast={" + ctbcast.counters() + "}";

@@ -1,7 +1,6 @@
 package org.ubft.consensus.runtime;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ubft.common.NodeId;
@@ -48,7 +47,8 @@ class ReplicaNodeTest {
         int links = ClientLinks.defaultConfig(c).maxPayloadBytes();
         assertTrue(r.maxRequestBytes() <= ClientLinks.maxRequestPayload(links), "requests must fit the client links");
         assertTrue(r.maxReplyBytes() <= ClientLinks.maxReplyBody(links), "replies must fit the client links");
-        assertEquals(2, ReplicaNode.ctbcastOptions().extraStreams());
+        assertEquals(2, ReplicaNode.ctbcastOptions(r).extraStreams());
+        assertEquals(org.ubft.consensus.replica.Replica.maxMessageBytes(r), ReplicaNode.ctbcastOptions(r).maxMessageBytes());
     }
 
     @Test
@@ -57,7 +57,7 @@ class ReplicaNodeTest {
         SimNetwork net = new SimNetwork(1);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ReplicaNode(
             net.open(NodeId.replica(0)), c, 0, new Reverse(), ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST),
-            CtbcastNode.Options.defaults(), null, null, net.clock()));
+            CtbcastNode.Options.defaults().withMaxMessageBytes(1 << 16), null, null, net.clock()));
         assertTrue(e.getMessage().contains("2 extra link streams"), e.getMessage());
     }
 
@@ -82,8 +82,6 @@ class ReplicaNodeTest {
         }
     }
 
-    @Disabled("needs the consensus core: org.ubft.consensus.replica.Replica on branch main is a skeleton whose"
-        + " constructor throws 'not yet'")
     @Test
     void threeReplicaNodesOnTheSimulatorAnswerAClientWithFPlusOneMatchingReplies(@TempDir Path dir) {
         ClusterConfig c = cluster(dir, 32, 16);
@@ -95,7 +93,8 @@ class ReplicaNodeTest {
         ReplicaNode[] nodes = new ReplicaNode[c.n()];
         for (int i = 0; i < c.n(); i++) {
             nodes[i] = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(),
-                ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST), ReplicaNode.ctbcastOptions(),
+                ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST),
+                ReplicaNode.ctbcastOptions(ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST)),
                 KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i), net.clock());
         }
         Map<Long, List<String>> replies = new HashMap<>();
@@ -129,6 +128,9 @@ class ReplicaNodeTest {
             }
         }
         for (ReplicaNode node : nodes) {
+            assertTrue(node.replica().counters().decidedSlots() >= 1, node.countersLine());
+            assertTrue(node.countersLine().matches("replica-\\d counters: fast_path=\\d+ slow_path=\\d+ .*"),
+                node.countersLine());
             node.close();
         }
     }
