@@ -2,7 +2,14 @@ package org.ubft.cli;
 
 import org.HdrHistogram.Histogram;
 import org.ubft.cli.local.FoundationWorkload;
-import org.ubft.cli.local.MemnodeProcesses;
+import org.ubft.cli.local.ClusterProcesses;
+import org.ubft.cli.local.FlipWorkload;
+import org.ubft.cli.local.RunSummary;
+import org.ubft.consensus.client.ClientOptions;
+import org.ubft.consensus.client.UbftClient;
+import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.runtime.ReplicaNode;
+import picocli.CommandLine;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.config.FabricType;
@@ -19,25 +26,43 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ubft local}: a whole local cluster on this host. Until the consensus engine lands it runs the
- * foundation: 2f_m+1 memory-node processes serve the replicated registers, and replicas in this process
- * write and read them and talk over tail channels (see {@link FoundationWorkload}).
+ * {@code ubft local}: a whole cluster on this host. With {@code --app flip} (the default) it starts 2f_m+1 memory
+ * nodes and 2f+1 replicas ({@code ubft memnode}, {@code ubft replica}) as separate processes, or with
+ * {@code --unreplicated} one unreplicated server process; runs a closed-loop Flip client ({@link UbftClient}) in this
+ * process that checks every reply; stops everything it started (also on failure and on Ctrl-C, by a shutdown hook);
+ * and prints one summary block ({@link RunSummary}). {@code fast_path_share} comes from the replicas' counters lines
+ * they print at exit ({@code fast_path=F slow_path=S}: F / (F + S) summed over the replicas), {@code n/a} when they do
+ * not report it. {@code --out DIR} writes the histogram and the figures.
+ *
+ * <p>{@code --app none} runs the foundation demo instead ({@link FoundationWorkload}: replicated registers and tail
+ * channels against memory-node processes).
  */
 @Command(name = "local",
         mixinStandardHelpOptions = true,
         versionProvider = ProjectVersion.class,
         description = {"Start a local cluster on this host and run a workload against it.",
-            "Foundation stage: starts the memory nodes as separate processes; two replicas in this process",
-            "write and read their replicated registers and exchange messages over tail channels; every result",
-            "is checked. Prints latency percentiles; exit code 0 if all checks passed, 1 if not.",
-            "(Consensus, clients and applications come with later issues.)"})
+            "--app flip (default): 2f_m+1 memory nodes and 2f+1 replicas as separate processes (or one",
+            "unreplicated server with --unreplicated), and a closed-loop Flip client in this process that checks",
+            "every reply. Prints p50_us, p90_us, p99_us, ops_per_s and fast_path_share; stops every process it",
+            "started. --app none: the foundation demo (registers and tail channels, no consensus).",
+            "Exit code 0 if all checks passed, 1 if not, 2 for bad options or a bad cluster file."})
 public final class LocalCommand implements Callable<Integer> {
+    private static final Pattern PATHS = Pattern.compile("fast_path=(\\d+) slow_path=(\\d+)");
+
     @Spec
     private CommandSpec spec;
+
+    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|none",
+            description = "Application to replicate, or none for the foundation demo (default: ${DEFAULT-VALUE}).")
+    private String app;
 
     @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp",
             description = "Fabric; selects conf/local-<fabric>.properties unless --config is given (default: ${DEFAULT-VALUE}).")
@@ -47,35 +72,148 @@ public final class LocalCommand implements Callable<Integer> {
     private Path config;
 
     @Option(names = "--requests", defaultValue = "10000", paramLabel = "N",
-            description = "Register writes (each read back) and channel round trips (default: ${DEFAULT-VALUE}).")
+            description = "Client requests (flip), or register writes and channel round trips (none) (default: ${DEFAULT-VALUE}).")
     private int requests;
 
-    @Option(names = "--payload", defaultValue = "64", paramLabel = "BYTES",
-            description = "Tail-channel message size (default: ${DEFAULT-VALUE}).")
-    private int payload;
+    @Option(names = "--payload", paramLabel = "BYTES",
+            description = "Request size (flip, default 32) or tail-channel message size (none, default 64).")
+    private Integer payload;
+
+    @Option(names = "--path", defaultValue = "fast", paramLabel = "fast|slow",
+            description = "Consensus path the replicas try first (default: ${DEFAULT-VALUE}).")
+    private String path;
+
+    @Option(names = "--unreplicated",
+            description = "Run one unreplicated server process instead of replicas and memory nodes (the baseline).")
+    private boolean unreplicated;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Write latency.hgrm (percentiles, us), latency.hlog (encoded histogram) and summary.json into DIR.")
+    private Path outDir;
 
     @Option(names = "--kill-memnode",
-            description = "kill -9 the last memory node halfway through the register phase (shows f_m tolerance).")
+            description = "--app none only: kill -9 the last memory node halfway through the register phase.")
     private boolean killMemnode;
 
     @Override
     public Integer call() {
-        if (requests < 2) {
-            throw new ParameterException(spec.commandLine(), "--requests must be at least 2, got " + requests);
+        boolean foundation = "none".equals(app);
+        if (!foundation) {
+            Apps.create(spec.commandLine(), app);
+            Apps.path(spec.commandLine(), path);
+            if (killMemnode) {
+                throw new ParameterException(spec.commandLine(), "--kill-memnode works with --app none only");
+            }
+        } else if (unreplicated || outDir != null) {
+            throw new ParameterException(spec.commandLine(), "--unreplicated and --out work with --app flip only");
         }
-        if (payload < 1) {
-            throw new ParameterException(spec.commandLine(), "--payload must be at least 1 byte, got " + payload);
-        }
+        int bytes = payload != null ? payload : foundation ? 64 : 32;
+        checkWorkload(spec.commandLine(), requests, bytes);
         Path file = config != null ? config : defaultClusterFile();
         ClusterConfig cluster = ClusterConfig.load(file);
         PrintWriter out = spec.commandLine().getOut();
+        if (foundation) {
+            return foundation(file, cluster, out, bytes);
+        }
+        if (!unreplicated) {
+            checkPayloadFits(spec.commandLine(), cluster, file, bytes);
+        }
+        out.printf("ubft local: cluster '%s' (%s), fabric %s, app %s, %s%n", cluster.clusterName(), file,
+            cluster.fabric().configName(), app, unreplicated ? "one unreplicated server"
+                : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
+        ensureKeys(cluster, out);
+        out.flush();
+        try (ClusterProcesses processes = new ClusterProcesses(out)) {
+            List<Integer> replicas = new ArrayList<>();
+            if (unreplicated) {
+                replicas.add(processes.start("server", "replica", "--config", file.toString(), "--id", "0",
+                    "--app", app, "--unreplicated"));
+            } else {
+                processes.startMemnodes(file, cluster.memnodeCount());
+                for (int i = cluster.n() - 1; i >= 0; i--) {
+                    replicas.add(processes.start(NodeId.toString(NodeId.replica(i)), "replica", "--config",
+                        file.toString(), "--id", Integer.toString(i), "--app", app, "--path", path));
+                }
+            }
+            FlipWorkload work;
+            ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
+            try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
+                work = new FlipWorkload().run(client::invoke, requests, bytes, 1);
+            } catch (FlipWorkload.WrongReply e) {
+                processes.stop(); // SIGTERM: the replicas log their counters, for the diagnosis
+                spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
+                return 1;
+            }
+            int[] codes = processes.stop();
+            double share = fastPathShare(processes, replicas);
+            RunSummary summary = new RunSummary(app, unreplicated ? "unreplicated" : "replicated",
+                cluster.fabric().configName(), unreplicated ? "none" : path, requests, bytes, work.latency(),
+                work.elapsedNanos(), share);
+            summary.print(out);
+            out.printf("exit_codes=%s%n", Arrays.toString(codes));
+            if (outDir != null) {
+                summary.writeTo(outDir);
+                out.println("wrote " + outDir.resolve(RunSummary.HGRM) + ", " + RunSummary.HLOG + ", " + RunSummary.JSON);
+            }
+            for (int code : codes) {
+                if (code != 0) {
+                    out.println("result=FAILED every reply was right, but a process exited with code " + code);
+                    out.flush();
+                    return 1;
+                }
+            }
+            out.println("result=OK every reply was the request reversed");
+            out.flush();
+            return 0;
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** F / (F + S) over the counters lines of the replicas, NaN if none reports them. */
+    static double fastPathShare(ClusterProcesses processes, List<Integer> replicas) {
+        long fast = 0;
+        long slow = 0;
+        for (int r : replicas) {
+            Matcher m = PATHS.matcher(processes.output(r));
+            if (m.find()) {
+                fast += Long.parseLong(m.group(1));
+                slow += Long.parseLong(m.group(2));
+            }
+        }
+        return fast + slow == 0 ? Double.NaN : (double) fast / (fast + slow);
+    }
+
+    /** Exit-2 checks of a closed-loop workload's size. */
+    static void checkWorkload(CommandLine cmd, int requests, int payload) {
+        if (requests < 2) {
+            throw new ParameterException(cmd, "--requests must be at least 2, got " + requests);
+        }
+        if (payload < 1) {
+            throw new ParameterException(cmd, "--payload must be at least 1 byte, got " + payload);
+        }
+    }
+
+    /** Exit 2 if requests of {@code payload} bytes do not fit what the cluster's replicas accept. */
+    static void checkPayloadFits(CommandLine cmd, ClusterConfig cluster, Path file, int payload) {
+        int max = ReplicaNode.replicaConfig(cluster, ReplicaConfig.Path.FAST).maxRequestBytes();
+        if (payload > max) {
+            throw new ParameterException(cmd, "--payload " + payload + " is larger than the largest request the"
+                + " replicas of " + file + " accept (" + max + " bytes): use a smaller --payload"
+                + " (channel.max.message.bytes bounds it)");
+        }
+    }
+
+    private int foundation(Path file, ClusterConfig cluster, PrintWriter out, int bytes) {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, %d memory nodes, 2 of %d replicas in this process%n",
             cluster.clusterName(), file, cluster.fabric().configName(), cluster.memnodeCount(), cluster.n());
         ensureKeys(cluster, out);
         out.flush();
         int last = cluster.memnodeCount() - 1;
-        try (MemnodeProcesses memnodes = MemnodeProcesses.start(file, cluster, out);
+        try (ClusterProcesses memnodes = new ClusterProcesses(out);
              FoundationWorkload work = new FoundationWorkload(cluster, cluster.newIdleStrategy())) {
+            memnodes.startMemnodes(file, cluster.memnodeCount());
             long t0 = System.nanoTime();
             work.runRegisters(requests, () -> {
                 if (killMemnode) {
@@ -86,12 +224,12 @@ public final class LocalCommand implements Callable<Integer> {
                 }
             });
             long t1 = System.nanoTime();
-            work.runChannel(requests, payload);
+            work.runChannel(requests, bytes);
             long t2 = System.nanoTime();
             int[] codes = memnodes.stop();
             out.println("--- summary ---");
             out.printf("fabric=%s memnodes=%d requests=%d payload_bytes=%d%n", cluster.fabric().configName(),
-                cluster.memnodeCount(), requests, payload);
+                cluster.memnodeCount(), requests, bytes);
             line(out, "register_write", work.registerWrite);
             line(out, "register_read", work.registerRead);
             line(out, "channel_one_way", work.channelOneWay);

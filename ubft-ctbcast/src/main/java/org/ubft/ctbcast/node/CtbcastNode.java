@@ -33,7 +33,8 @@ import java.nio.ByteOrder;
  * to a fabric, the memory nodes and a crypto service, driven by {@link #doWork()} on one thread.
  *
  * <ul>
- *   <li>{@link Fabrics#open} for replica {@code replica} of the cluster, one {@link CompletionRouter}.</li>
+ *   <li>{@link Fabrics#open} for replica {@code replica} of the cluster, one {@link CompletionRouter}; or a fabric
+ *       and router the caller opened and shares (the consensus runtime, the simulator's fabric in tests).</li>
  *   <li>{@link PeerLinks} to the n replicas, and n TBcast streams: stream {@code 1 + p} carries everything about
  *       broadcaster p's CTBcast stream, that is p's LOCK and SIGNED and every receiver's LOCKED and
  *       REQUEST_SIGNED for p. Each sender puts at most two messages per identifier k on it (LOCK and SIGNED from
@@ -42,7 +43,9 @@ import java.nio.ByteOrder;
  *       do. The {@link org.ubft.ctbcast.core.TbcastPort} adapter picks the stream from the message's broadcaster
  *       field; deliveries go to {@link CtbcastReplica#onTbcastDeliver} (TBcast's copy of our own messages is
  *       skipped: the core handles its own messages itself), and a message whose broadcaster field names another
- *       stream than the one it came on is dropped and counted ({@link #misrouted()}).</li>
+ *       stream than the one it came on is dropped and counted ({@link #misrouted()}). With
+ *       {@link Options#extraStreams()} the links have room for more streams (ids from {@link #firstExtraStreamId()}),
+ *       which the caller registers on {@link #links()}.</li>
  *   <li>{@link ReplicatedRegisterPort} on the same router, over the cluster's memory nodes (their register
  *       layout must be CTBcast's: {@code register.value.bytes} = {@value RegisterValue#BYTES}).</li>
  *   <li>{@link CryptoSignaturePort} over the given {@link CryptoService}.</li>
@@ -65,35 +68,60 @@ public final class CtbcastNode implements AutoCloseable {
      * @param lockedInlineMaxBytes   a LOCKED carries m up to this size, its fingerprint beyond
      * @param retransmitPeriodNanos  TBcast retransmission period
      * @param registerBackoffNanos   register operations: wait before re-posting to an unreachable memory node
+     * @param extraStreams           room on the {@link PeerLinks} for this many more streams, registered by the
+     *                               caller ({@link #links()}) with ids from {@link #firstExtraStreamId()} on, before
+     *                               traffic (the consensus runtime adds its own TBcast and a direct stream)
      */
     public record Options(CtbcastConfig.SignedMode signedMode, long slowPathTimeoutNanos, long receiverTimeoutNanos,
                           int maxMessageBytes, int lockedInlineMaxBytes, long retransmitPeriodNanos,
-                          long registerBackoffNanos) {
+                          long registerBackoffNanos, int extraStreams) {
+        public Options {
+            if (extraStreams < 0) {
+                throw new IllegalArgumentException("extraStreams must be >= 0, not " + extraStreams);
+            }
+        }
+
+        /** Options without extra streams. */
+        public Options(CtbcastConfig.SignedMode signedMode, long slowPathTimeoutNanos, long receiverTimeoutNanos,
+                       int maxMessageBytes, int lockedInlineMaxBytes, long retransmitPeriodNanos,
+                       long registerBackoffNanos) {
+            this(signedMode, slowPathTimeoutNanos, receiverTimeoutNanos, maxMessageBytes, lockedInlineMaxBytes,
+                retransmitPeriodNanos, registerBackoffNanos, 0);
+        }
+
         /** AFTER_TIMEOUT with a 1 ms timeout, receivers ask after 5 ms, messages up to 8 KiB, inline LOCKED up to 64 B. */
         public static Options defaults() {
             return new Options(CtbcastConfig.SignedMode.AFTER_TIMEOUT, 1_000_000, 5_000_000, 8192, 64, 200_000,
-                100_000);
+                100_000, 0);
         }
 
         public Options withSignedMode(CtbcastConfig.SignedMode mode, long slowPathTimeout) {
             return new Options(mode, slowPathTimeout, receiverTimeoutNanos, maxMessageBytes, lockedInlineMaxBytes,
-                retransmitPeriodNanos, registerBackoffNanos);
+                retransmitPeriodNanos, registerBackoffNanos, extraStreams);
         }
 
         public Options withReceiverTimeoutNanos(long nanos) {
             return new Options(signedMode, slowPathTimeoutNanos, nanos, maxMessageBytes, lockedInlineMaxBytes,
-                retransmitPeriodNanos, registerBackoffNanos);
+                retransmitPeriodNanos, registerBackoffNanos, extraStreams);
         }
 
         public Options withMaxMessageBytes(int bytes) {
             return new Options(signedMode, slowPathTimeoutNanos, receiverTimeoutNanos, bytes, lockedInlineMaxBytes,
-                retransmitPeriodNanos, registerBackoffNanos);
+                retransmitPeriodNanos, registerBackoffNanos, extraStreams);
+        }
+
+        public Options withExtraStreams(int streams) {
+            return new Options(signedMode, slowPathTimeoutNanos, receiverTimeoutNanos, maxMessageBytes,
+                lockedInlineMaxBytes, retransmitPeriodNanos, registerBackoffNanos, streams);
         }
     }
 
     private final int replica;
     private final CtbcastConfig config;
     private final Fabric fabric;
+    private final boolean ownsFabric;
+    private final CompletionRouter router;
+    private final TbcastConfig tbcastConfig;
     private final PeerLinks links;
     private final Tbcast[] streams;
     private final ReplicatedRegisterPort registers;
@@ -117,6 +145,31 @@ public final class CtbcastNode implements AutoCloseable {
 
     public CtbcastNode(ClusterConfig cluster, int replica, Options options, CryptoService crypto,
                        DeliverHandler handler, NanoClock clock) {
+        this(check(cluster, replica, options, crypto), replica, options, crypto, handler, clock, null, true);
+    }
+
+    /**
+     * Wires CTBcast on an already-open fabric through the caller's {@link CompletionRouter}, so that other
+     * components (client links) share the fabric and its completions. The node registers router tags
+     * {@link ReplicatedRegisterPort#WRITER_TAG}, {@link ReplicatedRegisterPort#READER_TAG} and
+     * {@code 16 .. 16 + n - 1}; tags from {@link #firstFreeTag(int)} on are the caller's. The router needs room for
+     * {@code n + 1} registrations of this node. The fabric stays the caller's: {@link #close()} does not close it.
+     *
+     * @param router over the fabric of replica {@code replica} of {@code cluster}
+     */
+    public CtbcastNode(CompletionRouter router, ClusterConfig cluster, int replica, Options options,
+                       CryptoService crypto, DeliverHandler handler, NanoClock clock) {
+        this(check(cluster, replica, options, crypto), replica, options, crypto, handler, clock, router, false);
+    }
+
+    /** As {@link #CtbcastNode(CompletionRouter, ClusterConfig, int, Options, CryptoService, DeliverHandler, NanoClock)}
+     * with a router of its own over {@code fabric} (reachable by {@link #router()}, room for 64 more components). */
+    public CtbcastNode(Fabric fabric, ClusterConfig cluster, int replica, Options options, CryptoService crypto,
+                       DeliverHandler handler, NanoClock clock) {
+        this(new CompletionRouter(fabric, cluster.n() + 4 + 64), cluster, replica, options, crypto, handler, clock);
+    }
+
+    private static ClusterConfig check(ClusterConfig cluster, int replica, Options options, CryptoService crypto) {
         int n = cluster.n();
         if (replica < 0 || replica >= n) {
             throw new IllegalArgumentException("replica " + replica + " outside 0.." + (n - 1));
@@ -130,17 +183,25 @@ public final class CtbcastNode implements AutoCloseable {
             throw new IllegalArgumentException("the crypto service takes messages of at most "
                 + crypto.maxMessageBytes() + " bytes; CTBcast signs " + SignedStatement.BYTES);
         }
+        return cluster;
+    }
+
+    private CtbcastNode(ClusterConfig cluster, int replica, Options options, CryptoService crypto,
+                        DeliverHandler handler, NanoClock clock, CompletionRouter givenRouter, boolean ownsFabric) {
+        int n = cluster.n();
         this.replica = replica;
+        this.ownsFabric = ownsFabric;
         int t = cluster.ctbcastTail();
         this.config = new CtbcastConfig(n, t, options.maxMessageBytes(), options.lockedInlineMaxBytes(),
             options.signedMode(), options.slowPathTimeoutNanos(), options.receiverTimeoutNanos());
         int maxEncoded = CtbcastMessage.maxEncodedBytes(config);
         int[] members = cluster.replicaIds();
-        this.fabric = Fabrics.open(cluster, NodeId.replica(replica));
+        this.fabric = givenRouter != null ? givenRouter.fabric() : Fabrics.open(cluster, NodeId.replica(replica));
         try {
-            CompletionRouter router = new CompletionRouter(fabric, n + 4);
-            TbcastConfig tbcastConfig = new TbcastConfig(t, maxEncoded, options.retransmitPeriodNanos());
-            LinkConfig linkConfig = LinkConfig.defaults(t, maxEncoded).withMaxStreams(n).withTagBase(LINK_TAG_BASE);
+            this.router = givenRouter != null ? givenRouter : new CompletionRouter(fabric, n + 4);
+            this.tbcastConfig = new TbcastConfig(t, maxEncoded, options.retransmitPeriodNanos());
+            LinkConfig linkConfig = LinkConfig.defaults(t, maxEncoded).withMaxStreams(n + options.extraStreams())
+                .withTagBase(LINK_TAG_BASE);
             this.links = new PeerLinks(router, clock, members, replica, linkConfig);
             RegisterClientConfig registerConfig = new RegisterClientConfig(cluster.memnodeIds(),
                 cluster.registerDeltaNanos(), options.registerBackoffNanos(), Math.max(4, 2 * t));
@@ -157,9 +218,31 @@ public final class CtbcastNode implements AutoCloseable {
                     (from, index, buffer, offset, length) -> onTbcastDeliver(stream, from, buffer, offset, length));
             }
         } catch (RuntimeException e) {
-            fabric.close();
+            if (ownsFabric) {
+                fabric.close();
+            }
             throw e;
         }
+    }
+
+    /** The first router tag this node leaves free, for a cluster of {@code n} replicas. */
+    public static int firstFreeTag(int n) {
+        return LINK_TAG_BASE + n;
+    }
+
+    /** The first stream id free for {@link Options#extraStreams()}: n + 1 (streams 1..n are CTBcast's). */
+    public int firstExtraStreamId() {
+        return streams.length + 1;
+    }
+
+    /** The TBcast settings of CTBcast's streams (tail 2t of messages up to the encoded maximum), for extra streams. */
+    public TbcastConfig tbcastConfig() {
+        return tbcastConfig;
+    }
+
+    /** The router on the fabric, shared with any component given it at construction. */
+    public CompletionRouter router() {
+        return router;
     }
 
     /** A crypto service for replica {@code replica} of a pool: its key and every node's public key from the keys dir. */
@@ -262,11 +345,14 @@ public final class CtbcastNode implements AutoCloseable {
         return misrouted;
     }
 
+    /** Stops the node; closes the fabric only if the node opened it. */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            fabric.close();
+            if (ownsFabric) {
+                fabric.close();
+            }
         }
     }
 }

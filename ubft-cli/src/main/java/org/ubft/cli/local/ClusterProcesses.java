@@ -2,7 +2,6 @@ package org.ubft.cli.local;
 
 import org.ubft.cli.Ubft;
 import org.ubft.common.NodeId;
-import org.ubft.common.config.ClusterConfig;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -17,51 +16,56 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The memory nodes of a local cluster, each a separate {@code ubft memnode} process started from this
- * JVM's own class path. Their output goes to the log, prefixed with the node's name.
+ * The processes of a local cluster: each a {@code ubft} subcommand (memnode, replica) started from this JVM's own
+ * class path, whose output goes to the log prefixed with its name and is kept for the caller
+ * ({@link #output(int)}). {@link #start} returns once the process logged its ready line ({@code " ready: "}). A
+ * shutdown hook kills every process still running if this JVM exits (Ctrl-C); {@link #close()} kills them too.
  */
-public final class MemnodeProcesses implements AutoCloseable {
+public final class ClusterProcesses implements AutoCloseable {
     private static final long READY_TIMEOUT_SECONDS = 60;
+    private static final String READY = " ready: ";
     private final List<Process> processes = new ArrayList<>();
+    private final List<String> names = new ArrayList<>();
+    private final List<StringBuffer> outputs = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
+    private final PrintWriter log;
     private final Thread cleanup = new Thread(this::killAll, "ubft-local-cleanup");
 
-    private MemnodeProcesses() {
+    public ClusterProcesses(PrintWriter log) {
+        this.log = log;
+        Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
-    /**
-     * Starts every memory node of {@code config} and waits until each logged that it is ready.
-     *
-     * @throws IllegalStateException if one fails to start; the others are killed
-     */
-    public static MemnodeProcesses start(Path configFile, ClusterConfig config, PrintWriter log) {
-        MemnodeProcesses all = new MemnodeProcesses();
-        Runtime.getRuntime().addShutdownHook(all.cleanup);
-        try {
-            for (int j = 0; j < config.memnodeCount(); j++) {
-                all.startOne(configFile, j, log);
-            }
-            return all;
-        } catch (RuntimeException e) {
-            all.close();
-            throw e;
+    /** Starts every memory node of the cluster file ({@code count} of them) and waits until each is ready. */
+    public void startMemnodes(Path configFile, int count) {
+        for (int j = 0; j < count; j++) {
+            start(NodeId.toString(NodeId.memnode(j)), "memnode", "--config", configFile.toString(), "--id",
+                Integer.toString(j));
         }
     }
 
-    private void startOne(Path configFile, int index, PrintWriter log) {
-        String name = NodeId.toString(NodeId.memnode(index));
-        List<String> cmd = List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx128m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Ubft.class.getName(),
-            "memnode", "--config", configFile.toString(), "--id", Integer.toString(index));
+    /**
+     * Starts {@code ubft <args>} as process {@code name} and waits until it logged its ready line.
+     *
+     * @return its index, for {@link #kill}, {@link #output} and the codes of {@link #stop}
+     * @throws IllegalStateException if it does not start or exits before it is ready (its output is in the message)
+     */
+    public int start(String name, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Ubft.class.getName()));
+        cmd.addAll(List.of(args));
         Process p;
         try {
             p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + name + ": " + e.getMessage(), e);
         }
+        int index = processes.size();
         processes.add(p);
+        names.add(name);
         CountDownLatch ready = new CountDownLatch(1);
         StringBuffer lines = new StringBuffer();
+        outputs.add(lines);
         Thread pump = new Thread(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
@@ -71,42 +75,73 @@ public final class MemnodeProcesses implements AutoCloseable {
                         log.println("  [" + name + "] " + line);
                         log.flush();
                     }
-                    if (line.contains(" ready: ")) {
+                    if (line.contains(READY)) {
                         ready.countDown();
                     }
                 }
             } catch (IOException ignored) {
                 // the process went away
             }
+            ready.countDown(); // exited: the waiter checks
         }, "ubft-local-" + name);
         pump.setDaemon(true);
         pump.start();
         pumps.add(pump);
         try {
-            if (!ready.await(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            if (!ready.await(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !lines.toString().contains(READY)) {
                 throw new IllegalStateException(name + " did not report ready within " + READY_TIMEOUT_SECONDS
-                    + " s" + (p.isAlive() ? "" : " (exit code " + p.exitValue() + ")") + "; its output:\n" + lines);
+                    + " s" + (p.isAlive() ? "" : " (it exited with code " + exitOf(p) + ")") + "; its output:\n"
+                    + lines);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting " + name, e);
         }
+        return index;
     }
 
-    /** kill -9 of memory node {@code index}: no chance to clean up, like a crash. */
+    private static int exitOf(Process p) {
+        try {
+            return p.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** kill -9 of process {@code index}: no chance to clean up, like a crash. */
     public void kill(int index) {
         Process p = processes.get(index);
         p.destroyForcibly();
         waitFor(p);
     }
 
+    /** Whether process {@code index} is still running. */
+    public boolean isAlive(int index) {
+        return processes.get(index).isAlive();
+    }
+
+    /** Everything process {@code index} printed so far. */
+    public String output(int index) {
+        return outputs.get(index).toString();
+    }
+
+    public String name(int index) {
+        return names.get(index);
+    }
+
+    public int size() {
+        return processes.size();
+    }
+
     /**
-     * Stops every live memory node with SIGTERM and waits for it.
+     * Stops every live process with SIGTERM, newest first, and waits for it and for its last lines.
      *
      * @return the exit codes, by index (137 for one killed earlier)
      */
     public int[] stop() {
-        for (Process p : processes) {
+        for (int i = processes.size() - 1; i >= 0; i--) {
+            Process p = processes.get(i);
             if (p.isAlive()) {
                 p.toHandle().destroy(); // SIGTERM, keeping our end of its output open for its last lines
             }
@@ -145,9 +180,13 @@ public final class MemnodeProcesses implements AutoCloseable {
         }
     }
 
+    /** Kills every process still running. */
     @Override
     public void close() {
         killAll();
+        for (Process p : processes) {
+            waitFor(p);
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(cleanup);
         } catch (IllegalStateException shuttingDown) {

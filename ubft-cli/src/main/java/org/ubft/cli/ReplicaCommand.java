@@ -1,0 +1,112 @@
+package org.ubft.cli;
+
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.SystemNanoClock;
+import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.runtime.ReplicaNode;
+import org.ubft.consensus.runtime.UnreplicatedServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+
+import java.io.PrintWriter;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * {@code ubft replica --config FILE --id N [--app flip] [--path fast|slow] [--unreplicated]}: runs replica N (an
+ * {@link ReplicaNode} on an {@link AgentRunner} with the cluster's idle strategy) until SIGTERM or SIGINT. Logs one
+ * ready line, and at exit one counters line ({@code replica-N counters: name=value ...}); exit 0, or 1 if the agent
+ * failed. With {@code --unreplicated} it runs the baseline {@link UnreplicatedServer} as replica 0 instead.
+ */
+@Command(name = "replica",
+        mixinStandardHelpOptions = true,
+        versionProvider = ProjectVersion.class,
+        description = {"Run one replica of the cluster with an application.",
+            "It logs one line when ready, runs until SIGTERM or Ctrl-C, then logs its counters",
+            "(one line, 'replica-N counters: name=value ...') and exits 0 (1 if it failed)."})
+public final class ReplicaCommand implements java.util.concurrent.Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    private ClusterFileOption cluster;
+
+    @Option(names = "--id", required = true, paramLabel = "N", description = "Index of this replica (replica.N).")
+    private int id;
+
+    @Option(names = "--app", defaultValue = "flip", paramLabel = "APP",
+            description = "Replicated application: " + Apps.NAMES + " (default: ${DEFAULT-VALUE}).")
+    private String app;
+
+    @Option(names = "--path", defaultValue = "fast", paramLabel = "fast|slow",
+            description = "Consensus path tried first: fast (slow path on timeout) or slow only (default: ${DEFAULT-VALUE}).")
+    private String path;
+
+    @Option(names = "--unreplicated",
+            description = "Run the unreplicated baseline server instead (no consensus, no memory nodes); --id must be 0.")
+    private boolean unreplicated;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        StateMachine machine = Apps.create(spec.commandLine(), app);
+        ReplicaConfig.Path first = Apps.path(spec.commandLine(), path);
+        ClusterConfig config = cluster.load();
+        if (id < 0 || id >= config.n()) {
+            throw new ParameterException(spec.commandLine(), "--id " + id + " is not a replica of cluster '"
+                + config.clusterName() + "': " + cluster.file() + " has replica.0 to replica." + (config.n() - 1));
+        }
+        if (unreplicated && id != 0) {
+            throw new ParameterException(spec.commandLine(), "--unreplicated runs the server as replica 0: use --id 0");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stop = new CountDownLatch(1);
+        Signal.handle(new Signal("TERM"), s -> stop.countDown());
+        Signal.handle(new Signal("INT"), s -> stop.countDown());
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        String ready;
+        Agent agent;
+        Supplier<String> counters;
+        if (unreplicated) {
+            UnreplicatedServer server = UnreplicatedServer.open(config, machine, SystemNanoClock.INSTANCE);
+            agent = server;
+            ready = server.readyLine() + " cluster=" + config.clusterName() + " fabric=" + config.fabric().configName()
+                + " app=" + app;
+            counters = server::countersLine;
+        } else {
+            ReplicaNode node = ReplicaNode.open(config, id, machine, first, SystemNanoClock.INSTANCE);
+            agent = node;
+            ready = NodeId.toString(NodeId.replica(id)) + " ready: cluster=" + config.clusterName() + " fabric="
+                + config.fabric().configName() + " app=" + app + " path=" + path + " n=" + config.n()
+                + " window=" + config.consensusWindow() + " tail=" + config.ctbcastTail();
+            counters = node::countersLine;
+        }
+        AgentRunner runner = new AgentRunner(config.newIdleStrategy(), e -> {
+            failure.compareAndSet(null, e);
+            stop.countDown();
+        }, null, agent);
+        AgentRunner.startOnThread(runner);
+        out.println(ready);
+        out.flush();
+        stop.await();
+        runner.close(); // joins the agent thread, then the agent's onClose closes the node
+        out.println(counters.get());
+        out.flush();
+        Throwable e = failure.get();
+        if (e != null) {
+            spec.commandLine().getErr().println(agent.roleName() + " failed: " + e);
+            e.printStackTrace(new PrintWriter(spec.commandLine().getErr(), true));
+            return 1;
+        }
+        return 0;
+    }
+}

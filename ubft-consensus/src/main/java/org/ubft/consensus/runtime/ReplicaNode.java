@@ -1,0 +1,222 @@
+package org.ubft.consensus.runtime;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.NanoClock;
+import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.CryptoService;
+import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.client.ClientLinks;
+import org.ubft.consensus.replica.ConsensusCrypto;
+import org.ubft.consensus.replica.Replica;
+import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.ctbcast.link.DirectStream;
+import org.ubft.ctbcast.link.LinkConfig;
+import org.ubft.ctbcast.node.CtbcastNode;
+import org.ubft.ctbcast.node.FifoDelivery;
+import org.ubft.ctbcast.tbcast.Tbcast;
+import org.ubft.fabric.CompletionRouter;
+import org.ubft.fabric.Fabric;
+import org.ubft.fabric.Fabrics;
+
+/**
+ * One replica process's wiring (DESIGN.md §3, "agents at the edges"): the sans-IO {@link Replica} on a fabric.
+ * <pre>
+ * fabric ── CompletionRouter ─┬─ CtbcastNode (PeerLinks among replicas, registers, signatures)
+ *                             │    ├─ TBcast streams 1..n: CTBcast ──▶ FifoDelivery ──▶ replica.onCtbcastDeliver / onCtbcastGap
+ *                             │    ├─ TBcast stream n+1 (consensus TBcast)          ──▶ replica.onTbcastDeliver
+ *                             │    └─ DirectStream n+2 (point to point, no acks)    ──▶ replica.onDirect
+ *                             └─ ClientLinks.forReplica (star to the clients)       ──▶ replica.onClientRequest
+ * </pre>
+ * The replica's {@link ReplicaOutput} goes back out on the same pieces: ctbcast → {@link CtbcastNode#broadcast},
+ * tbcast → the consensus TBcast, send → the direct stream, reply → the client links. {@link #doWork()} is one duty
+ * cycle of all of it; the node is also an Agrona {@link Agent} for an {@code AgentRunner}. Single-threaded: one
+ * thread constructs it (or hands it over) and runs it.
+ */
+public final class ReplicaNode implements Agent, AutoCloseable {
+    private final int self;
+    private final Fabric fabric;
+    private final boolean ownsFabric;
+    private final CtbcastNode ctbcast;
+    private final FifoDelivery fifo;
+    private final Tbcast consensusTbcast;
+    private final DirectStream direct;
+    private final ClientLinks clientLinks;
+    private final Replica replica;
+    private final ReplicaConfig config;
+    private boolean closed;
+
+    /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
+    public static ReplicaConfig replicaConfig(ClusterConfig cluster, ReplicaConfig.Path path) {
+        LinkConfig links = ClientLinks.defaultConfig(cluster);
+        ReplicaConfig d = ReplicaConfig.defaults(cluster.n(), cluster.clientCount());
+        int maxRequest = Math.min(d.maxRequestBytes(), ClientLinks.maxRequestPayload(links.maxPayloadBytes()));
+        int maxReply = Math.min(d.maxReplyBytes(), ClientLinks.maxReplyBody(links.maxPayloadBytes()));
+        return new ReplicaConfig(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
+            maxRequest, maxReply, d.maxBatchRequests(), d.maxBatchBytes(), d.pipeline(), path,
+            d.slowPathTimeoutNanos(), d.requestTimeoutNanos(), d.viewChangeTimeoutNanos());
+    }
+
+    /**
+     * CTBcast settings for consensus: messages up to the core's largest ({@link Replica#maxMessageBytes}), two extra
+     * streams.
+     */
+    public static CtbcastNode.Options ctbcastOptions(ReplicaConfig config) {
+        return CtbcastNode.Options.defaults().withMaxMessageBytes(Replica.maxMessageBytes(config)).withExtraStreams(2);
+    }
+
+    /**
+     * Opens replica {@code self}'s fabric of {@code cluster} and its keys (consensus signatures and CTBcast's, both
+     * synchronous on this thread) and wires the replica.
+     */
+    public static ReplicaNode open(ClusterConfig cluster, int self, StateMachine app, ReplicaConfig.Path path,
+                                   NanoClock clock) {
+        Fabric fabric = Fabrics.open(cluster, NodeId.replica(self));
+        try {
+            ReplicaConfig config = replicaConfig(cluster, path);
+            return new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
+                KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock);
+        } catch (RuntimeException e) {
+            fabric.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Wires replica {@code self} on {@code fabric} (replica {@code self}'s, the caller's: {@link #close()} leaves it
+     * open).
+     *
+     * @param ctbcastOptions must have {@link CtbcastNode.Options#extraStreams()} of at least 2
+     */
+    public ReplicaNode(Fabric fabric, ClusterConfig cluster, int self, StateMachine app, ReplicaConfig config,
+                       CtbcastNode.Options ctbcastOptions, ConsensusCrypto crypto, CryptoService ctbcastCrypto,
+                       NanoClock clock) {
+        this(fabric, false, cluster, self, app, config, ctbcastOptions, crypto, ctbcastCrypto, clock);
+    }
+
+    private ReplicaNode(Fabric fabric, boolean ownsFabric, ClusterConfig cluster, int self, StateMachine app,
+                        ReplicaConfig config, CtbcastNode.Options ctbcastOptions, ConsensusCrypto crypto,
+                        CryptoService ctbcastCrypto, NanoClock clock) {
+        if (ctbcastOptions.extraStreams() < 2) {
+            throw new IllegalArgumentException("the consensus runtime needs 2 extra link streams, the options have "
+                + ctbcastOptions.extraStreams());
+        }
+        if (ctbcastOptions.maxMessageBytes() < Replica.maxMessageBytes(config)) {
+            throw new IllegalArgumentException("CTBcast carries messages of up to " + ctbcastOptions.maxMessageBytes()
+                + " bytes; this replica config needs " + Replica.maxMessageBytes(config));
+        }
+        if (config.n() != cluster.n()) {
+            throw new IllegalArgumentException("replica config for n = " + config.n() + ", cluster of " + cluster.n());
+        }
+        this.self = self;
+        this.fabric = fabric;
+        this.ownsFabric = ownsFabric;
+        this.config = config;
+        int n = cluster.n();
+        CompletionRouter router = new CompletionRouter(fabric, n + 8 + cluster.clientCount());
+        this.fifo = new FifoDelivery(n, cluster.ctbcastTail(), ctbcastOptions.maxMessageBytes(),
+            (k, m, off, len, from) -> core().onCtbcastDeliver(from, k, m, off, len),
+            (from, fromK, toK) -> core().onCtbcastGap(from, fromK, toK));
+        this.ctbcast = new CtbcastNode(router, cluster, self, ctbcastOptions, ctbcastCrypto, fifo, clock);
+        int first = ctbcast.firstExtraStreamId();
+        this.consensusTbcast = new Tbcast(ctbcast.links(), first, ctbcast.tbcastConfig(),
+            (from, index, m, off, len) -> core().onTbcastDeliver(from, m, off, len));
+        this.direct = new DirectStream(ctbcast.links(), first + 1,
+            (from, m, off, len) -> core().onDirect(from, m, off, len));
+        this.clientLinks = ClientLinks.forReplica(router, clock, self, cluster.clientCount(),
+            ClientLinks.defaultConfig(cluster), (client, m, off, len) -> core().onClientRequest(client, m, off, len));
+        this.replica = new Replica(config, self, app, crypto, new Output(), clock);
+    }
+
+    /** The replica, for the upcalls wired before it exists (they run only inside {@link #doWork()}). */
+    private Replica core() {
+        return replica;
+    }
+
+    /** The replica's actions, on the links. */
+    private final class Output implements ReplicaOutput {
+        @Override
+        public void ctbcast(DirectBuffer buffer, int offset, int length) {
+            ctbcast.broadcast(buffer, offset, length);
+        }
+
+        @Override
+        public void tbcast(DirectBuffer buffer, int offset, int length) {
+            consensusTbcast.broadcast(buffer, offset, length);
+        }
+
+        @Override
+        public void send(int to, DirectBuffer buffer, int offset, int length) {
+            direct.send(to, buffer, offset, length);
+        }
+
+        @Override
+        public void reply(int client, DirectBuffer buffer, int offset, int length) {
+            clientLinks.send(client, buffer, offset, length);
+        }
+    }
+
+    /** One duty cycle: CTBcast and every replica link stream, the client links, the replica's timers. */
+    @Override
+    public int doWork() {
+        if (closed) {
+            return 0;
+        }
+        return ctbcast.doWork() + clientLinks.doWork() + replica.doWork();
+    }
+
+    @Override
+    public String roleName() {
+        return NodeId.toString(NodeId.replica(self));
+    }
+
+    public int self() {
+        return self;
+    }
+
+    public Replica replica() {
+        return replica;
+    }
+
+    public ReplicaConfig config() {
+        return config;
+    }
+
+    public CtbcastNode ctbcast() {
+        return ctbcast;
+    }
+
+    /**
+     * The counters, one parseable line: {@code replica-N counters: fast_path=F slow_path=S decided_slots=.. ...} with
+     * the consensus core's {@link org.ubft.consensus.replica.ReplicaCounters} (decisions by path, view changes,
+     * checkpoints, dropped messages by reason) and the runtime's (CTBcast gaps and late deliveries, malformed link
+     * envelopes, messages on each stream).
+     */
+    public String countersLine() {
+        var c = replica.counters();
+        return roleName() + " counters: fast_path=" + c.fastDecisions() + " slow_path=" + c.slowDecisions()
+            + " " + c + " dropped_total=" + c.droppedTotal()
+            + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
+            + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
+            + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()
+            + " client_malformed=" + clientLinks.malformed() + " ctbcast={" + ctbcast.counters() + "}";
+    }
+
+    @Override
+    public void onClose() {
+        close();
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            ctbcast.close();
+            if (ownsFabric) {
+                fabric.close();
+            }
+        }
+    }
+}
