@@ -24,4 +24,12 @@ public interface StateMachine {
      * @throws IllegalArgumentException if the bytes are not a snapshot of this application
      */
     void restore(byte[] snapshot);
+
+    /**
+     * The largest snapshot this application produces, in bytes: it sizes state transfer's buffers (allocated once per
+     * replica). Default 4 MiB.
+     */
+    default int maxSnapshotBytes() {
+        return 4 << 20;
+    }
 }

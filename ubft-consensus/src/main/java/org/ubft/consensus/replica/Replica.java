@@ -73,6 +73,9 @@ public final class Replica {
     private int checkpointSharesLength;
     private long nextExec;
     private long nextSlot;
+    /** Leader after a NEW_VIEW: the open slots still to re-propose with MustPropose (Algorithm 3, lines 18-19). */
+    private long fillNext;
+    private long fillEnd;
     private boolean fetching;
     private byte[] ownState;
     private long ownStateSeq = -1;
@@ -381,6 +384,14 @@ public final class Replica {
     /** Leader: Algorithm 2, lines 14-17 (Propose), with batching and pipelining. */
     private int propose(long now) {
         int work = 0;
+        PeerState me = peers[self];
+        while (fillNext < fillEnd && fillNext - Math.max(nextExec, checkpointSeq) < config.pipeline()) {
+            proposeMust(me, fillNext++);
+            work++;
+        }
+        if (fillNext < fillEnd) {
+            return work;
+        }
         while (nextSlot < checkpointSeq + window && nextSlot - nextExec < config.pipeline() && !fetching) {
             int length = buildBatch(now);
             if (length <= 2) {
@@ -955,6 +966,7 @@ public final class Replica {
         }
         changingView = false;
         view = targetView;
+        fillNext = fillEnd = 0;
         viewEnteredAt = clock.nanoTime();
         suspicionBase = viewEnteredAt;
         counters.viewChanges++;
@@ -1254,11 +1266,10 @@ public final class Replica {
                 leader.newViewCheckpointShares, 0, leader.newViewCheckpointSharesLength); // line 17
         }
         if (isLeader()) {
-            long start = leader.newViewWindowStart;
-            for (long s = start; s < start + window; s++) {
-                proposeMust(leader, s); // lines 18-19
-            }
-            nextSlot = Math.max(nextSlot, start + window); // line 20
+            // lines 18-19, paced by the pipeline in propose(): all at once would overrun CTBcast's tail
+            fillNext = leader.newViewWindowStart;
+            fillEnd = leader.newViewWindowStart + window;
+            nextSlot = Math.max(nextSlot, fillEnd); // line 20
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
             acceptPrepare(s);

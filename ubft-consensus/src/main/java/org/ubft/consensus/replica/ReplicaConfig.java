@@ -36,6 +36,23 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
         }
     }
 
+    /**
+     * The replica settings of a cluster's consensus keys. The pipeline is capped at t/4: the leader's CTBcast messages
+     * in flight must stay well inside CTBcast's tail, or receivers lose them (tail-validity).
+     */
+    public static ReplicaConfig of(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
+                                   int batch, int pipeline, Path path, long slowPathNanos, long requestTimeoutNanos,
+                                   long viewChangeTimeoutNanos) {
+        int maxBatchBytes = Math.max(4096, 2 + batch * (20 + maxRequestBytes + 64));
+        return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, batch, maxBatchBytes,
+            effectivePipeline(pipeline, tail), path, slowPathNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+    }
+
+    /** {@code pipeline} capped at max(1, t/4). */
+    public static int effectivePipeline(int pipeline, int tail) {
+        return Math.max(1, Math.min(pipeline, tail / 4));
+    }
+
     public int f() {
         return (n - 1) / 2;
     }

@@ -5,12 +5,15 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.config.ConsensusSettings;
 import org.ubft.common.crypto.CryptoService;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.client.ClientLinks;
 import org.ubft.consensus.replica.ConsensusCrypto;
 import org.ubft.consensus.replica.Replica;
 import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.replica.StateTransferBridge;
+import org.ubft.consensus.transfer.StateTransfer;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.ctbcast.link.DirectStream;
 import org.ubft.ctbcast.link.LinkConfig;
@@ -46,6 +49,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final ClientLinks clientLinks;
     private final Replica replica;
     private final ReplicaConfig config;
+    private final StateTransfer transfer;
     private boolean closed;
 
     /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
@@ -54,9 +58,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         ReplicaConfig d = ReplicaConfig.defaults(cluster.n(), cluster.clientCount());
         int maxRequest = Math.min(d.maxRequestBytes(), ClientLinks.maxRequestPayload(links.maxPayloadBytes()));
         int maxReply = Math.min(d.maxReplyBytes(), ClientLinks.maxReplyBody(links.maxPayloadBytes()));
-        return new ReplicaConfig(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
-            maxRequest, maxReply, d.maxBatchRequests(), d.maxBatchBytes(), d.pipeline(), path,
-            d.slowPathTimeoutNanos(), d.requestTimeoutNanos(), d.viewChangeTimeoutNanos());
+        ConsensusSettings c = cluster.consensus();
+        return ReplicaConfig.of(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
+            maxRequest, maxReply, c.batch(), c.pipeline(), path, c.slowPathMicros() * 1_000L,
+            c.requestTimeoutMillis() * 1_000_000L, c.viewChangeTimeoutMillis() * 1_000_000L);
     }
 
     /**
@@ -127,7 +132,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             (from, m, off, len) -> core().onDirect(from, m, off, len));
         this.clientLinks = ClientLinks.forReplica(router, clock, self, cluster.clientCount(),
             ClientLinks.defaultConfig(cluster), (client, m, off, len) -> core().onClientRequest(client, m, off, len));
-        this.replica = new Replica(config, self, app, crypto, new Output(), clock);
+        Output output = new Output();
+        this.replica = new Replica(config, self, app, crypto, output, clock);
+        this.transfer = StateTransferBridge.attach(replica, output,
+            StateTransferBridge.config(config, app.maxSnapshotBytes()), clock, self);
     }
 
     /** The replica, for the upcalls wired before it exists (they run only inside {@link #doWork()}). */
@@ -170,6 +178,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     @Override
     public String roleName() {
         return NodeId.toString(NodeId.replica(self));
+    }
+
+    /** This replica's state transfer (its counters). */
+    public StateTransfer stateTransfer() {
+        return transfer;
     }
 
     public int self() {
