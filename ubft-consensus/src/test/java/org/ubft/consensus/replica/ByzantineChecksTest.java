@@ -311,6 +311,20 @@ class ByzantineChecksTest {
     }
 
     @Test
+    void prepareLine2ViewNotTheSendersViewEvenWhenLine5Holds() {
+        ModelCluster c = warmed(16, 10);
+        long s = c.replicas[0].executedUpTo();
+        long[] before = drops(c, Drop.INVALID_PREPARE);
+        inject(c, 0, sealView(1)); // valid: state[0].view = 1 (the leader of view 0 left it)
+        // line 2 only: leader(0) = 0, s open, not prepared in view 0, v == 0 (line 5 holds) but v != state[0].view
+        inject(c, 0, prepare(0, s, emptyBatch()));
+        c.run(50_000);
+        assertDropped(c, before, Drop.INVALID_PREPARE, 1);
+        assertAgree(c);
+        assertLiveAndAgree(c, 10); // replica 0's view-0 PREPAREs are rejected from now on: a view change follows
+    }
+
+    @Test
     void prepareLine3SlotOutsideTheLeadersOpenSlots() {
         ModelCluster c = warmed(12, 20);
         long cp = c.replicas[0].checkpointSeq();
@@ -595,6 +609,22 @@ class ByzantineChecksTest {
             signedCertificate(4, 2, vcState(2, 1), 0, 2)));
         c.run(50_000);
         assertDropped(c, before, Drop.INVALID_NEW_VIEW, 2);
+        assertViews(c, 0);
+        assertLiveAndAgree(c, 10);
+    }
+
+    @Test
+    void newViewWithCertifiedOversizedCheckpointSharesIsDroppedNotThrown() {
+        ModelCluster c = warmed(56, 10);
+        long[] before = drops(c, Drop.INVALID_NEW_VIEW);
+        inject(c, 1, sealView(1));
+        // a state at the initial checkpoint whose shares field is longer than any certificate: no correct replica
+        // encodes such a state, so this needs f+1 colluding signers; the replica must still drop it, not throw
+        byte[] state = build(w -> w.u16(0).i64(1).i64(0).bytes(new byte[32], 0, 32).u16(300).bytes(new byte[300], 0, 300)
+            .u16(0));
+        inject(c, 1, newView(1, signedCertificate(1, 0, state, 0, 2), signedCertificate(1, 2, vcState(2, 1), 0, 2)));
+        c.run(50_000);
+        assertDropped(c, before, Drop.INVALID_NEW_VIEW, 1);
         assertViews(c, 0);
         assertLiveAndAgree(c, 10);
     }
