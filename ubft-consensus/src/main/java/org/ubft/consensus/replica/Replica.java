@@ -1234,8 +1234,8 @@ public final class Replica {
         int sharesAt = r.skip(sharesLength);
         int count = r.u16();
         r.skip(count * 48);
-        if (!r.complete() || seq < 0 || seq % window != 0 || sharesLength < 1) {
-            return false;
+        if (!r.complete() || seq < 0 || seq % window != 0 || sharesLength < 1 || sharesLength > maxSharesBytes) {
+            return false; // (the shares are copied into a buffer of maxSharesBytes, even those of checkpoint 0)
         }
         if (seq == 0) {
             return true;
