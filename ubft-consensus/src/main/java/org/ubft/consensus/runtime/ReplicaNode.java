@@ -81,8 +81,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         Fabric fabric = Fabrics.open(cluster, NodeId.replica(self));
         try {
             ReplicaConfig config = replicaConfig(cluster, path);
-            return new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
+            ReplicaNode node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
                 KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock);
+            node.startAt(CtbcastNode.wallClockEpoch()); // a restarted replica is heard again (see startAt)
+            return node;
         } catch (RuntimeException e) {
             fabric.close();
             throw e;
@@ -164,6 +166,17 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         public void reply(int client, DirectBuffer buffer, int offset, int length) {
             clientLinks.send(client, buffer, offset, length);
         }
+    }
+
+    /**
+     * Starts every outgoing index of this replica (replica links, CTBcast, both TBcasts, client links) at
+     * {@code epoch}, before traffic: a process restarted with a larger epoch is heard again by peers and clients that
+     * still hold its old indices ({@link CtbcastNode#startAt}).
+     */
+    public void startAt(long epoch) {
+        ctbcast.startAt(epoch);
+        consensusTbcast.startAt(epoch + 1);
+        clientLinks.links().startAt(epoch);
     }
 
     /** One duty cycle: CTBcast and every replica link stream, the client links, the replica's timers. */

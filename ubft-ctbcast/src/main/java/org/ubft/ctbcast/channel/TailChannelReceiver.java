@@ -140,7 +140,19 @@ public final class TailChannelReceiver {
         // §6.2: a higher incarnation means we were lapped: message `newest` was written, so nothing older
         // than newest - t + 1 can still be in the ring. Advance to that oldest possibly present message.
         final long newest = layout.indexOf(incarnation, slot);
-        final long oldest = newest - layout.t() + 1; // > next, since incarnation > expected
+        long oldest = newest - layout.t() + 1; // > next, since incarnation > expected
+        // A slot still more than one lap behind the message it should hold was never written by this stream: the
+        // sender restarted above its old indices (TailChannelSender#startAt) and will never send those. Skip them,
+        // or the receiver would wait for them forever. (A correct sender's slot in a WRITE being retried holds the
+        // previous lap's message, one incarnation behind, and is waited for.)
+        while (oldest < newest) {
+            long held = ring.getLongVolatile(layout.slot(oldest) * layout.slotBytes()
+                + TailChannelLayout.INCARNATION_OFFSET);
+            if (held >= layout.incarnation(oldest) - 1) {
+                break;
+            }
+            oldest++;
+        }
         skipped += oldest - next;
         next = oldest;
         return LAPPED;

@@ -86,6 +86,24 @@ public final class TailChannelSender implements CompletionHandler {
     }
 
     /**
+     * Starts this sender's indices at {@code firstIndex} instead of 0 (before its first message). A process that
+     * restarts takes a first index above every index it sent before (e.g. from the wall clock), so the receiver, which
+     * still expects the old stream's next index, sees a newer incarnation and jumps to it (§6.2) instead of waiting
+     * for the old indices forever.
+     *
+     * @throws IllegalStateException if a message was sent already
+     */
+    public void startAt(long firstIndex) {
+        if (nextIndex != 0) {
+            throw new IllegalStateException("the sender already sent messages");
+        }
+        if (firstIndex < 0 || firstIndex >= TailChannelLayout.MAX_INDEX / 2) {
+            throw new IllegalArgumentException("first index " + firstIndex + " outside 0.." + TailChannelLayout.MAX_INDEX / 2);
+        }
+        nextIndex = firstIndex;
+    }
+
+    /**
      * Sends {@code length} bytes of {@code src} from {@code offset} as the next message.
      *
      * @return the message's index

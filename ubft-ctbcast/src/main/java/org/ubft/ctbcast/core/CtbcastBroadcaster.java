@@ -59,6 +59,21 @@ public final class CtbcastBroadcaster {
     }
 
     /**
+     * Starts identifiers at {@code firstK} instead of 1 (before the first broadcast): a restarted replica takes
+     * identifiers above its old ones, so receivers see a gap (tail-validity) rather than a second message for an
+     * identifier they already delivered.
+     */
+    public void startAt(long firstK) {
+        if (lastK != 0) {
+            throw new IllegalStateException("identifiers already in use");
+        }
+        if (firstK < 1 || firstK >= (1L << 61)) {
+            throw new IllegalArgumentException("first identifier " + firstK + " outside 1..2^61");
+        }
+        lastK = firstK - 1;
+    }
+
+    /**
      * broadcast(k, m) with the next identifier k (the first is 1): LOCK(k, m) to everyone (line 3), this
      * replica's own receiver included, and SIGNED(k, m, sig) now or later (line 4). {@code m} is copied.
      * The deliver upcall may run before this returns.

@@ -345,6 +345,15 @@ public final class PeerLinks {
     }
 
     /** The channel to member {@code member} ({@code null} for this replica). */
+    /** Starts every sender's channel indices at {@code firstIndex} (before traffic; see {@link TailChannelSender#startAt}). */
+    public void startAt(long firstIndex) {
+        for (TailChannelSender s : senders) {
+            if (s != null) {
+                s.startAt(firstIndex);
+            }
+        }
+    }
+
     public TailChannelSender sender(int member) {
         return senders[member];
     }

@@ -262,6 +262,27 @@ public final class CtbcastNode implements AutoCloseable {
         return 1 + p;
     }
 
+    /**
+     * Starts this replica's outgoing indices (tail channels, TBcast streams, CTBcast identifiers) at {@code epoch}, before
+     * any traffic. A process that restarts with a larger epoch than it ever used (e.g. {@link #wallClockEpoch()})
+     * is heard again by peers that still hold its old indices.
+     */
+    public void startAt(long epoch) {
+        links.startAt(epoch);
+        for (Tbcast stream : streams) {
+            stream.startAt(epoch + 1);
+        }
+        core.broadcaster().startAt(epoch + 1);
+    }
+
+    /**
+     * An epoch above every index this node could have used in an earlier run: microseconds of wall-clock time times 4
+     * (no stream of a node sends more than 4 messages per microsecond).
+     */
+    public static long wallClockEpoch() {
+        return System.currentTimeMillis() * 4_000L;
+    }
+
     /** CTBcast-broadcasts {@code length} bytes of {@code message}; returns its identifier k. */
     public long broadcast(DirectBuffer message, int offset, int length) {
         return core.broadcast(message, offset, length);

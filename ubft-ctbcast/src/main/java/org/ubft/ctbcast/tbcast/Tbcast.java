@@ -149,6 +149,22 @@ public final class Tbcast implements LinkStream {
     // ---- broadcaster ---------------------------------------------------------------------------------
 
     /**
+     * Starts this stream's indices at {@code firstIndex} instead of 1 (before its first broadcast): a restarted process
+     * takes indices above its old ones, which receivers still hold as seen ({@link DeliveryWindow} moves up to them).
+     *
+     * @throws IllegalStateException if a message was broadcast already
+     */
+    public void startAt(long firstIndex) {
+        if (nextIndex != 1) {
+            throw new IllegalStateException("stream " + streamId + " already broadcast messages");
+        }
+        if (firstIndex < 1 || firstIndex >= MAX_INDEX / 2) {
+            throw new IllegalArgumentException("first index " + firstIndex + " outside 1.." + MAX_INDEX / 2);
+        }
+        nextIndex = firstIndex;
+    }
+
+    /**
      * TBcast-broadcasts {@code length} bytes of {@code src} from {@code offset} to every member, this one
      * included. Never blocks; when 2t messages are buffered the oldest is evicted (§4.2).
      *

@@ -66,6 +66,11 @@ public abstract class TailChannelContractTest {
     }
 
     @Test
+    void restartedSenderIsHeardOnlyWhenItStartsAboveItsOldIndices() {
+        restartedSender(newTestbed());
+    }
+
+    @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // hang guard only: poll must not loop forever
     void byzantineSenderCannotCrashBlockOrFoolTheReceiver() {
         byzantineSender(newTestbed(), testSeed());
@@ -204,6 +209,46 @@ public abstract class TailChannelContractTest {
             assertFalse(ch.recorder.contains(1), "corrupted message 1 was delivered");
             ch.recorder.assertDeliveredRange(2, T + 2);
             assertEquals(T + 2, ch.receiver.nextIndex());
+        }
+    }
+
+    /**
+     * A sender process that restarts (a new sender object over the same ring) from index 0 is not heard: the receiver
+     * waits for the old stream's next incarnation. Started above its old indices ({@link TailChannelSender#startAt}) it
+     * is: the receiver jumps to the newer incarnation (§6.2).
+     */
+    protected void restartedSender(FabricTestbed testbed) {
+        try (ChannelHarness ch = new ChannelHarness(testbed, T, MAX, T)) {
+            for (int i = 0; i < 3 * T; i++) {
+                ch.sendNext();
+                ch.drain();
+            }
+            long before = ch.recorder.count();
+            assertEquals(3L * T, before);
+            org.agrona.concurrent.UnsafeBuffer m = new org.agrona.concurrent.UnsafeBuffer(new byte[MAX]);
+            TailChannelSender fromZero = new TailChannelSender(ch.senderFabric, ChannelHarness.TAG + 1,
+                ChannelHarness.RECEIVER, ChannelHarness.REGION, ch.layout, T);
+            ch.router.register(ChannelHarness.TAG + 1, fromZero);
+            for (long k = 0; k < 3; k++) {
+                fromZero.send(m, 0, Messages.fill(m, k, MAX));
+            }
+            for (int i = 0; i < 2_000; i++) {
+                ch.pump();
+            }
+            assertEquals(before, ch.recorder.count(), "a sender restarted at index 0 is not heard");
+            TailChannelSender restarted = new TailChannelSender(ch.senderFabric, ChannelHarness.TAG + 2,
+                ChannelHarness.RECEIVER, ChannelHarness.REGION, ch.layout, T);
+            ch.router.register(ChannelHarness.TAG + 2, restarted);
+            long epoch = 1_000 * T;
+            restarted.startAt(epoch);
+            for (long k = epoch; k < epoch + 3; k++) {
+                assertEquals(k, restarted.send(m, 0, Messages.fill(m, k, MAX)));
+            }
+            for (int i = 0; i < 20_000 && ch.recorder.count() < before + 3; i++) {
+                ch.pump();
+            }
+            assertEquals(before + 3, ch.recorder.count(), "the restarted sender's messages after the jump");
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> restarted.startAt(0));
         }
     }
 
