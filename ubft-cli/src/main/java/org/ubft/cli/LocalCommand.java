@@ -121,7 +121,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, app %s, %s%n", cluster.clusterName(), file,
             cluster.fabric().configName(), app, unreplicated ? "one unreplicated server"
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
-        ensureKeys(cluster, out);
+        ensureKeys(cluster, out, !unreplicated);
         out.flush();
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
             List<Integer> replicas = new ArrayList<>();
@@ -208,7 +208,7 @@ public final class LocalCommand implements Callable<Integer> {
     private int foundation(Path file, ClusterConfig cluster, PrintWriter out, int bytes) {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, %d memory nodes, 2 of %d replicas in this process%n",
             cluster.clusterName(), file, cluster.fabric().configName(), cluster.memnodeCount(), cluster.n());
-        ensureKeys(cluster, out);
+        ensureKeys(cluster, out, false);
         out.flush();
         int last = cluster.memnodeCount() - 1;
         try (ClusterProcesses memnodes = new ClusterProcesses(out);
@@ -253,9 +253,12 @@ public final class LocalCommand implements Callable<Integer> {
             h.getMaxValue() / 1e3);
     }
 
-    /** Authenticated tcp needs every node's keys: a local cluster creates them the first time. */
-    private static void ensureKeys(ClusterConfig cluster, PrintWriter out) {
-        if (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()
+    /**
+     * Replicas sign (slow path, checkpoints, view change) and authenticated tcp needs every node's keys: a local
+     * cluster creates them the first time.
+     */
+    private static void ensureKeys(ClusterConfig cluster, PrintWriter out, boolean replicas) {
+        if ((replicas || (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()))
             && !Files.exists(KeyFiles.privateKeyFile(cluster.keysDir(), NodeId.replica(0)))) {
             KeyGenerator.generate(cluster, false);
             out.printf("created the cluster's keys in %s (bin/ubft keygen)%n", cluster.keysDir());

@@ -275,12 +275,17 @@ public final class CtbcastNode implements AutoCloseable {
         core.broadcaster().startAt(epoch + 1);
     }
 
+    /** Low bits of an identifier that count messages within one run (an epoch has them clear). */
+    public static final int EPOCH_SHIFT = 22;
+
     /**
-     * An epoch above every index this node could have used in an earlier run: microseconds of wall-clock time times 4
-     * (no stream of a node sends more than 4 messages per microsecond).
+     * An epoch above every index this node could have used in an earlier run: milliseconds of wall-clock time since
+     * 2023 shifted left by {@value #EPOCH_SHIFT} (no stream sends 2^22 messages per millisecond). Its low bits are
+     * clear, so a receiver that never heard from a broadcaster can tell the first messages of a run
+     * ({@link FifoDelivery}).
      */
     public static long wallClockEpoch() {
-        return System.currentTimeMillis() * 4_000L;
+        return (System.currentTimeMillis() - 1_672_531_200_000L) << EPOCH_SHIFT;
     }
 
     /** CTBcast-broadcasts {@code length} bytes of {@code message}; returns its identifier k. */

@@ -31,6 +31,7 @@ public final class FifoDelivery implements DeliverHandler {
     private final DeliverHandler downstream;
     private final GapListener gaps;
     private final long[] next;
+    private final boolean[] heard;
     private final long[][] heldK;
     private final int[][] heldLength;
     private final UnsafeBuffer[] held;
@@ -48,6 +49,7 @@ public final class FifoDelivery implements DeliverHandler {
         this.downstream = downstream;
         this.gaps = gaps;
         this.next = new long[n];
+        this.heard = new boolean[n];
         this.heldK = new long[n][t];
         this.heldLength = new int[n][t];
         this.held = new UnsafeBuffer[n];
@@ -60,6 +62,15 @@ public final class FifoDelivery implements DeliverHandler {
 
     @Override
     public void deliver(long k, DirectBuffer message, int offset, int length, int broadcaster) {
+        if (broadcaster >= 0 && broadcaster < next.length && !heard[broadcaster]) {
+            // The first message ever heard from this broadcaster: if it is among the first t of the broadcaster's
+            // run (identifiers start at an epoch with clear low bits, CtbcastNode#startAt), nothing was missed.
+            heard[broadcaster] = true;
+            long epoch = k & -(1L << CtbcastNode.EPOCH_SHIFT);
+            if (k > epoch && k - epoch <= t && epoch + 1 > next[broadcaster]) {
+                next[broadcaster] = epoch + 1;
+            }
+        }
         if (broadcaster < 0 || broadcaster >= next.length || length > maxMessageBytes || k < next[broadcaster]) {
             late++; // already passed (delivered or skipped as a gap): never twice, never backwards
             return;

@@ -91,6 +91,8 @@ public final class Tbcast implements LinkStream {
     /** Per receiver: every index below this was acknowledged (highest valid ack base seen). */
     private final long[] settledBelow;
     private long nextIndex = 1;
+    /** The first index this stream broadcast ({@link #startAt}): nothing below it is buffered. */
+    private long firstIndex = 1;
     private boolean retransmitArmed;
     private long retransmitAt;
 
@@ -161,7 +163,8 @@ public final class Tbcast implements LinkStream {
         if (firstIndex < 1 || firstIndex >= MAX_INDEX / 2) {
             throw new IllegalArgumentException("first index " + firstIndex + " outside 1.." + MAX_INDEX / 2);
         }
-        nextIndex = firstIndex;
+        this.nextIndex = firstIndex;
+        this.firstIndex = firstIndex;
     }
 
     /**
@@ -345,7 +348,7 @@ public final class Tbcast implements LinkStream {
 
     /** Oldest index still buffered. */
     private long oldest() {
-        return Math.max(1, nextIndex - window);
+        return Math.max(firstIndex, nextIndex - window);
     }
 
     private boolean isAcked(int r, int slot) {

@@ -87,4 +87,20 @@ class FifoDeliveryTest {
         arrive(1, 5);
         assertEquals(1, fifo.late(), "nothing goes backwards");
     }
+
+    @Test
+    void theFirstMessagesOfARunStartingAtAnEpochAreNoGapButARestartIs() {
+        long epoch = 5L << CtbcastNode.EPOCH_SHIFT;
+        arrive(0, epoch + 2); // out of order within the first t of the run: held, no gap
+        arrive(0, epoch + 1);
+        assertEquals(List.of("0:" + (epoch + 1), "0:" + (epoch + 2)), out);
+        assertEquals(List.of(), gaps);
+        // broadcaster 0 restarts with a later epoch: what it sent before is unknown here, so that is a gap
+        long later = 9L << CtbcastNode.EPOCH_SHIFT;
+        arrive(0, later + 1);
+        assertEquals(1, gaps.size(), gaps.toString());
+        // a receiver that first hears a broadcaster far into its run missed its earlier messages: a gap too
+        arrive(1, epoch + 100);
+        assertEquals("1:" + 1 + "-" + (epoch + 100 - T + 1), gaps.get(1));
+    }
 }
