@@ -83,7 +83,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             ReplicaConfig config = replicaConfig(cluster, path);
             ReplicaNode node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
                 KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock);
-            node.startAt(CtbcastNode.wallClockEpoch()); // a restarted replica is heard again (see startAt)
+            // Restart epochs (startAt(CtbcastNode.wallClockEpoch())) are built and tested per layer but not switched on:
+            // with them the replicated LocalCommandTest runs did not answer request 1 (next session: find out why).
             return node;
         } catch (RuntimeException e) {
             fabric.close();
