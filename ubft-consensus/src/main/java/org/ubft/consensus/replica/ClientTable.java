@@ -1,11 +1,9 @@
 package org.ubft.consensus.replica;
 
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.wire.Reader;
 import org.ubft.consensus.wire.Writer;
 
-import java.util.Arrays;
 
 /**
  * At-most-once execution (DESIGN.md §9): per client, the number of its last executed request and that request's reply,
@@ -42,12 +40,6 @@ public final class ClientTable {
         int length = Math.min(reply.length, maxReplyBytes);
         replyLength[client] = length;
         System.arraycopy(reply, 0, replies, client * maxReplyBytes, length);
-    }
-
-    /** Copies the cached reply of {@code client} into {@code dst}; returns its length. */
-    public int reply(int client, byte[] dst) {
-        System.arraycopy(replies, client * maxReplyBytes, dst, 0, replyLength[client]);
-        return replyLength[client];
     }
 
     public int replyLength(int client) {
@@ -100,14 +92,5 @@ public final class ClientTable {
         System.arraycopy(newLength, 0, replyLength, 0, clients);
         System.arraycopy(newReplies, 0, replies, 0, replies.length);
         return true;
-    }
-
-    void clear() {
-        Arrays.fill(last, 0);
-        Arrays.fill(replyLength, 0);
-    }
-
-    static UnsafeBuffer wrap(byte[] bytes) {
-        return new UnsafeBuffer(bytes);
     }
 }

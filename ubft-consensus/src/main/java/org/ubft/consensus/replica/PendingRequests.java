@@ -118,9 +118,4 @@ final class PendingRequests {
     DirectBuffer buffer() {
         return bytes;
     }
-
-    /** Forgets everything (state transfer replaced the client table). */
-    void clear() {
-        java.util.Arrays.fill(number, 0);
-    }
 }

@@ -78,6 +78,7 @@ public final class Replica {
     private long fillEnd;
     private boolean fetching;
     private byte[] ownState;
+    private final byte[] ownStateDigest = new byte[DIGEST_BYTES];
     private long ownStateSeq = -1;
 
     // --- slots [checkpointSeq, checkpointSeq + 2W), indexed by slot mod 2W ---
@@ -130,10 +131,10 @@ public final class Replica {
     // --- scratch ---
     private final UnsafeBuffer send;
     private final byte[] statement = new byte[64];
+    private final UnsafeBuffer statementBuffer = new UnsafeBuffer(statement);
     private final byte[] digest = new byte[DIGEST_BYTES];
     private final byte[] digest2 = new byte[DIGEST_BYTES];
     private final byte[] signature = new byte[SIGNATURE_BYTES];
-    private final byte[] replyBytes;
     private final UnsafeBuffer replyView;
     private final UnsafeBuffer emptyBatch = new UnsafeBuffer(new byte[2]);
     private final UnsafeBuffer batchScratch;
@@ -204,13 +205,13 @@ public final class Replica {
         vcDigest = new byte[n * n * DIGEST_BYTES];
         send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
         batchScratch = new UnsafeBuffer(new byte[maxBatchBytes]);
-        replyBytes = new byte[config.maxReplyBytes()];
-        replyView = new UnsafeBuffer(replyBytes);
+        replyView = new UnsafeBuffer(0, 0);
 
         // Algorithm 2, line 6: the initial checkpoint (Initial, [0, W)), certified by definition.
         ownState = encodeState();
         ownStateSeq = 0;
         fingerprints.fingerprint(ownState, 0, ownState.length, checkpointDigest, 0);
+        System.arraycopy(checkpointDigest, 0, ownStateDigest, 0, DIGEST_BYTES);
         checkpointShares.putByte(0, (byte) 0);
         checkpointSharesLength = 1;
         for (PeerState p : peers) {
@@ -357,6 +358,7 @@ public final class Replica {
         fetching = false;
         nextExec = seq;
         ownState = state;
+        System.arraycopy(checkpointDigest, 0, ownStateDigest, 0, DIGEST_BYTES); // state transfer verified it
         ownStateSeq = seq;
         transfer.offer(seq, state);
         for (int c = 0; c < proposedUpTo.length; c++) {
@@ -784,7 +786,6 @@ public final class Replica {
         replyView.wrap(reply, offset, length);
         int len = ClientWire.putReply(send, 0, self, client, number, replyView, 0, length);
         out.reply(client, send, 0, len);
-        replyView.wrap(replyBytes);
     }
 
     // ------------------------------------------------------------------------------------------------ checkpoints
@@ -795,6 +796,7 @@ public final class Replica {
         ownState = encodeState();
         ownStateSeq = seq;
         fingerprints.fingerprint(ownState, 0, ownState.length, digest, 0);
+        System.arraycopy(digest, 0, ownStateDigest, 0, DIGEST_BYTES);
         int len = checkpointStatement(seq, digest, 0);
         crypto.sign(statement, 0, len, signature, 0);
         writer.wrap(send, 0).u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(seq).bytes(digest, 0, DIGEST_BYTES)
@@ -892,7 +894,7 @@ public final class Replica {
         checkpointSharesLength = sharesLength;
         counters.checkpoints++;
         // line 60: App.BringUpToSpeed(checkpoint)
-        if (ownStateSeq == seq && nextExec == seq && digestOf(ownState, cpDigest)) {
+        if (ownStateSeq == seq && nextExec == seq && Arrays.equals(ownStateDigest, cpDigest)) {
             transfer.offer(seq, ownState);
         } else {
             fetching = true;
@@ -1340,10 +1342,9 @@ public final class Replica {
             return work + 1;
         }
         // a request from a client not executed in time
-        long since = Math.max(suspicionBase, 0);
         for (int c = 0; c < config.clients(); c++) {
             long k = clientTable.lastExecuted(c) + 1;
-            if (pending.holds(c, k) && now - Math.max(pending.arrival(c, k), since) >= config.requestTimeoutNanos()) {
+            if (pending.holds(c, k) && now - Math.max(pending.arrival(c, k), suspicionBase) >= config.requestTimeoutNanos()) {
                 suspect();
                 return work + 1;
             }
@@ -1436,7 +1437,7 @@ public final class Replica {
     }
 
     private int certifyStatement(long v, long s, byte[] d, int dAt) {
-        UnsafeBuffer b = new UnsafeBuffer(statement);
+        UnsafeBuffer b = statementBuffer;
         b.putByte(0, (byte) ConsensusWire.STATEMENT_CERTIFY);
         b.putLong(1, v, ClientWire.ORDER);
         b.putLong(9, s, ClientWire.ORDER);
@@ -1445,7 +1446,7 @@ public final class Replica {
     }
 
     private int checkpointStatement(long seq, byte[] d, int dAt) {
-        UnsafeBuffer b = new UnsafeBuffer(statement);
+        UnsafeBuffer b = statementBuffer;
         b.putByte(0, (byte) ConsensusWire.STATEMENT_CHECKPOINT);
         b.putLong(1, seq, ClientWire.ORDER);
         b.putBytes(9, d, dAt, DIGEST_BYTES);
@@ -1453,7 +1454,7 @@ public final class Replica {
     }
 
     private int vcStatement(long v, int subject, byte[] d, int dAt) {
-        UnsafeBuffer b = new UnsafeBuffer(statement);
+        UnsafeBuffer b = statementBuffer;
         b.putByte(0, (byte) ConsensusWire.STATEMENT_VC);
         b.putLong(1, v, ClientWire.ORDER);
         b.putShort(9, (short) subject, ClientWire.ORDER);
@@ -1466,12 +1467,6 @@ public final class Replica {
     private UnsafeBuffer unsafe(byte[] bytes) {
         digestView.wrap(bytes);
         return digestView;
-    }
-
-    private boolean digestOf(byte[] state, byte[] expected) {
-        byte[] d = new byte[DIGEST_BYTES];
-        fingerprints.fingerprint(state, 0, state.length, d, 0);
-        return Arrays.equals(d, expected);
     }
 
     /** The checkpointed state: i32 app snapshot length, app snapshot, client table. */

@@ -312,20 +312,4 @@ final class ModelCluster {
             }
         }
     }
-
-    /** Asserts the invariant: replicas that executed the same number of slots have identical state digests. */
-    void assertSameStateWhereEqualProgress() {
-        Map<Long, byte[]> byProgress = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            if (crashed[i]) {
-                continue;
-            }
-            long at = replicas[i].executedUpTo();
-            byte[] d = replicas[i].stateDigest();
-            byte[] other = byProgress.putIfAbsent(at, d);
-            if (other != null && !Arrays.equals(other, d)) {
-                throw new AssertionError("replicas executed " + at + " slots but differ in state");
-            }
-        }
-    }
 }
