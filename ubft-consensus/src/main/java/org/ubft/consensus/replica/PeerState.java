@@ -38,7 +38,8 @@ final class PeerState {
     final long[] prepareView;
     final byte[] prepareDigest;
 
-    // commits (line 11), with the batch (needed by a new leader to re-propose it)
+    // commits (line 11), with the batch (needed by a new leader to re-propose it; length -1: learnt from a summary,
+    // which certifies the digest only)
     final long[] commitSlot;
     final long[] commitView;
     final byte[] commitDigest;
@@ -57,8 +58,12 @@ final class PeerState {
     final UnsafeBuffer newViewCheckpointShares;
     int newViewCheckpointSharesLength;
 
-    /** After a delivery gap in p's stream, p's state is unknown until it is re-established (Algorithm 4). */
+    /** After a delivery gap in p's stream, p's state is unknown until a SUMMARY covering the gap (Algorithm 4). */
     boolean afterGap;
+    /** The CTBcast identifier of p's last message applied to this state, directly or through a summary. */
+    long lastK;
+    /** While {@link #afterGap}: the lowest summary identifier that covers every message this replica missed. */
+    long needK;
 
     PeerState(int replica, int window, int maxBatchBytes, int maxCheckpointSharesBytes) {
         this.replica = replica;
@@ -177,6 +182,165 @@ final class PeerState {
         }
         w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
         return w.position() - start;
+    }
+
+    /**
+     * The canonical encoding of state[p] that CERTIFY_SUMMARY certifies (Algorithm 4, line 2): everything Algorithm 5
+     * checks p's later messages against. u16 p, i64 view, i32 messages in view, i64 checkpoint seq, digest,
+     * u16 shares length, shares; u16 count, count x (i64 slot, i64 view, digest) of prepares and the same of commits in
+     * the open slots, in slot order; u8 has new_view, and if 1: i64 window start, i64 checkpoint seq, digest,
+     * u16 shares length, shares, u16 count, count x (i64 slot, digest) of the COMMITTED MustPropose entries.
+     * A pure function of p's messages, so every correct replica that delivered the same ones encodes the same bytes.
+     */
+    int encodeSummary(Writer w) {
+        int start = w.position();
+        w.u16(replica).i64(view).i32(messagesInView).i64(checkpointSeq).bytes(checkpointDigest, 0, 32)
+            .u16(checkpointSharesLength).bytes(checkpointShares, 0, checkpointSharesLength);
+        encodeSlots(w, prepareSlot, prepareView, prepareDigest);
+        encodeSlots(w, commitSlot, commitView, commitDigest);
+        w.u8(hasNewView ? 1 : 0);
+        if (hasNewView) {
+            w.i64(newViewWindowStart).i64(newViewCheckpointSeq).bytes(newViewCheckpointDigest, 0, 32)
+                .u16(newViewCheckpointSharesLength).bytes(newViewCheckpointShares, 0, newViewCheckpointSharesLength);
+            int countAt = w.position();
+            w.u16(0);
+            int count = 0;
+            for (long s = newViewWindowStart; s < newViewWindowStart + window; s++) {
+                int i = index(s);
+                if (newViewKind[i] == COMMITTED) {
+                    w.i64(s).bytes(newViewDigest, i * 32, 32);
+                    count++;
+                }
+            }
+            w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
+        }
+        return w.position() - start;
+    }
+
+    private void encodeSlots(Writer w, long[] slots, long[] views, byte[] digests) {
+        int countAt = w.position();
+        w.u16(0);
+        int count = 0;
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int i = index(s);
+            if (slots[i] == s) {
+                w.i64(s).i64(views[i]).bytes(digests, i * 32, 32);
+                count++;
+            }
+        }
+        w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Replaces this state with a certified summary's (Algorithm 4, lines 11-16). Checks the framing first and changes
+     * nothing if it is wrong; commits learnt this way have no batch (length -1).
+     *
+     * @return whether the bytes were a well-formed summary of this broadcaster
+     */
+    boolean applySummary(org.agrona.DirectBuffer b, int offset, int length, org.ubft.consensus.wire.Reader r,
+                         int maxSharesBytes) {
+        if (!validSummary(b, offset, length, r, maxSharesBytes)) {
+            return false;
+        }
+        r.wrap(b, offset, length);
+        r.u16();
+        view = r.i64();
+        messagesInView = r.i32();
+        checkpointSeq = r.i64();
+        r.bytes(checkpointDigest, 0, 32);
+        checkpointSharesLength = r.u16();
+        checkpointShares.putBytes(0, b, r.skip(checkpointSharesLength), checkpointSharesLength);
+        Arrays.fill(prepareSlot, -1);
+        Arrays.fill(commitSlot, -1);
+        for (int e = r.u16(); e > 0; e--) {
+            long s = r.i64();
+            int i = index(s);
+            prepareSlot[i] = s;
+            prepareView[i] = r.i64();
+            r.bytes(prepareDigest, i * 32, 32);
+        }
+        for (int e = r.u16(); e > 0; e--) {
+            long s = r.i64();
+            int i = index(s);
+            commitSlot[i] = s;
+            commitView[i] = r.i64();
+            r.bytes(commitDigest, i * 32, 32);
+            commitLength[i] = -1;
+        }
+        hasNewView = r.u8() == 1;
+        if (hasNewView) {
+            newViewWindowStart = r.i64();
+            newViewCheckpointSeq = r.i64();
+            r.bytes(newViewCheckpointDigest, 0, 32);
+            newViewCheckpointSharesLength = r.u16();
+            newViewCheckpointShares.putBytes(0, b, r.skip(newViewCheckpointSharesLength), newViewCheckpointSharesLength);
+            Arrays.fill(newViewKind, BOTTOM);
+            for (int e = r.u16(); e > 0; e--) {
+                int i = index(r.i64());
+                newViewKind[i] = COMMITTED;
+                r.bytes(newViewDigest, i * 32, 32);
+            }
+        }
+        return true;
+    }
+
+    private boolean validSummary(org.agrona.DirectBuffer b, int offset, int length, org.ubft.consensus.wire.Reader r,
+                                 int maxSharesBytes) {
+        r.wrap(b, offset, length);
+        if (r.u16() != replica) {
+            return false;
+        }
+        long v = r.i64();
+        int inView = r.i32();
+        long seq = r.i64();
+        r.skip(32);
+        int shares = r.u16();
+        r.skip(shares);
+        if (r.bad() || v < 0 || inView < 0 || seq < 0 || seq % window != 0 || shares < 1 || shares > maxSharesBytes) {
+            return false;
+        }
+        for (int list = 0; list < 2; list++) {
+            int count = r.u16();
+            long previous = -1;
+            for (int e = 0; e < count && !r.bad(); e++) {
+                long s = r.i64();
+                long sv = r.i64();
+                r.skip(32);
+                if (s <= previous || s < seq || s >= seq + window || sv < 0 || sv > v) {
+                    return false;
+                }
+                previous = s;
+            }
+        }
+        int has = r.u8();
+        if (has == 1) {
+            long start = r.i64();
+            long cpSeq = r.i64();
+            r.skip(32);
+            int cpShares = r.u16();
+            r.skip(cpShares);
+            if (start < 0 || start % window != 0 || cpSeq != start || cpShares < 1 || cpShares > maxSharesBytes) {
+                return false;
+            }
+            int count = r.u16();
+            long previous = -1;
+            for (int e = 0; e < count && !r.bad(); e++) {
+                long s = r.i64();
+                r.skip(32);
+                if (s <= previous || s < start || s >= start + window) {
+                    return false;
+                }
+                previous = s;
+            }
+        } else if (has != 0) {
+            return false;
+        }
+        return r.complete();
+    }
+
+    static int maxSummaryStateBytes(int window, int maxSharesBytes) {
+        return 2 + 8 + 4 + 8 + 32 + 2 + maxSharesBytes + 2 * (2 + window * (8 + 8 + 32))
+            + 1 + 8 + 8 + 32 + 2 + maxSharesBytes + 2 + window * (8 + 32);
     }
 
     static int maxViewChangeStateBytes(int window, int maxCheckpointSharesBytes) {

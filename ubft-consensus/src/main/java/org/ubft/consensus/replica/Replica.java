@@ -97,6 +97,7 @@ public final class Replica {
     private final long[] sentWillCommit;
     private final long[] sentCertify;
     private final long[] sentCommit;
+    private final long[] batchAskedAt;
     private final long[] shareView;
     private final byte[] shareDigest;
     private final byte[] shareSig;
@@ -106,6 +107,11 @@ public final class Replica {
 
     // --- per broadcaster (Algorithm 2, lines 7-12) ---
     private final PeerState[] peers;
+    /** Algorithm 4: this replica's CTBcast stays within t of its latest summary; gaps in others' are covered. */
+    private final Summaries summaries;
+    /** CTBcasts deferred while {@link Summaries#mayBroadcast()} is false (Algorithm 4, line 5). */
+    private boolean checkpointToSend;
+    private boolean sealToSend;
 
     // --- clients ---
     private final ClientTable clientTable;
@@ -179,6 +185,8 @@ public final class Replica {
         sentWillCommit = new long[table];
         sentCertify = new long[table];
         sentCommit = new long[table];
+        batchAskedAt = new long[table];
+        batchAnswers = new int[config.n()];
         shareView = new long[table * n];
         shareDigest = new byte[table * n * DIGEST_BYTES];
         shareSig = new byte[table * n * SIGNATURE_BYTES];
@@ -190,6 +198,18 @@ public final class Replica {
         for (int p = 0; p < n; p++) {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
+        summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, crypto, out, counters, clock,
+            new Summaries.Host() {
+                @Override
+                public void process(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
+                    processCtbcast(p, k, buffer, offset, length);
+                }
+
+                @Override
+                public void summaryApplied(PeerState p, long oldView) {
+                    afterSummary(p, oldView);
+                }
+            });
         clientTable = new ClientTable(config.clients(), config.maxReplyBytes());
         pending = new PendingRequests(config.clients(), 16, config.maxRequestBytes());
         proposedUpTo = new long[config.clients()];
@@ -223,13 +243,20 @@ public final class Replica {
 
     /** Largest consensus message this configuration produces (CTBcast, TBcast or point to point). */
     public static int maxMessageBytes(ReplicaConfig config) {
+        int shares = 1 + config.n() * SHARE_BYTES;
+        int vcState = PeerState.maxViewChangeStateBytes(config.window(), shares);
+        int crtfyVc = 1 + 8 + 4 + vcState + SIGNATURE_BYTES;
+        return Math.max(Math.max(maxCtbcastBytes(config), crtfyVc), Summaries.maxMessageBytes(config));
+    }
+
+    /** Largest message this configuration CTBcasts (a COMMIT or a NEW_VIEW). */
+    static int maxCtbcastBytes(ReplicaConfig config) {
         int n = config.n();
         int shares = 1 + n * SHARE_BYTES;
         int commit = 1 + 8 + 8 + 4 + config.maxBatchBytes() + shares;
         int vcState = PeerState.maxViewChangeStateBytes(config.window(), shares);
         int newView = 1 + 8 + 1 + n * (4 + vcState + shares);
-        int crtfyVc = 1 + 8 + 4 + vcState + SIGNATURE_BYTES;
-        return Math.max(Math.max(commit, newView), Math.max(crtfyVc, 256));
+        return Math.max(Math.max(commit, newView), 256);
     }
 
     /** Plugs in state transfer (before traffic). */
@@ -283,13 +310,20 @@ public final class Replica {
             return;
         }
         PeerState p = peers[from];
-        int type = buffer.getByte(offset) & 0xFF;
-        if (p.afterGap && type != ConsensusWire.CHECKPOINT) {
-            counters.drop(Drop.AFTER_GAP);
+        if (k <= p.lastK) {
+            return; // covered by a summary already applied (Algorithm 4, line 16)
+        }
+        if (p.afterGap) {
+            summaries.hold(p, k, buffer, offset, length);
             return;
         }
+        processCtbcast(p, k, buffer, offset, length);
+    }
+
+    /** p's message k, in FIFO order after everything state[p] reflects. */
+    private void processCtbcast(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
         reader.wrap(buffer, offset + 1, length - 1);
-        switch (type) {
+        switch (buffer.getByte(offset) & 0xFF) {
             case ConsensusWire.PREPARE -> onPrepare(p, buffer);
             case ConsensusWire.COMMIT -> onCommit(p, buffer);
             case ConsensusWire.CHECKPOINT -> onCheckpointMessage(p, buffer);
@@ -297,17 +331,41 @@ public final class Replica {
             case ConsensusWire.NEW_VIEW -> onNewView(p, buffer);
             default -> counters.drop(Drop.UNKNOWN_TYPE);
         }
+        summaries.delivered(p, k); // Algorithm 4, lines 1-2
     }
 
     /**
-     * FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} (tail-validity gap). Without
-     * those messages this replica cannot run Algorithm 5's checks on {@code from}'s later messages, so it ignores them
-     * until {@code from}'s state is re-established by its next certified CHECKPOINT followed by a SEAL_VIEW (see
-     * {@link PeerState#afterGap}); meanwhile it follows through other replicas' COMMITs and checkpoints.
+     * FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} (tail-validity gap). Without those
+     * messages this replica cannot run Algorithm 5's checks on {@code from}'s later messages: it holds them until a
+     * SUMMARY of {@code from} covers the gap (Algorithm 4, lines 11-16, {@link Summaries}).
      */
     public void onCtbcastGap(int from, long fromK, long toK) {
-        if (from >= 0 && from < n) {
-            peers[from].afterGap = true;
+        if (from >= 0 && from < n && toK > fromK) {
+            summaries.onGap(from, fromK, toK);
+        }
+    }
+
+    /** Algorithm 4, lines 11-16: state[p] was replaced by a summary; act on what it says p did meanwhile. */
+    private void afterSummary(PeerState p, long oldView) {
+        if (p.view > oldView) {
+            sendCrtfyVc(p); // as on p's SEAL_VIEW (Algorithm 3, line 11)
+            joinViews();
+        }
+        if (p.checkpointSeq > checkpointSeq) {
+            maybeCheckpoint(p.checkpointSeq, p.checkpointDigest.clone(), p.checkpointShares, 0,
+                p.checkpointSharesLength);
+        }
+        if (p.hasNewView && checks.leader(p.view) == p.replica) {
+            if (p.view > view) {
+                changeView(p.view);
+            } else {
+                enterNewView();
+            }
+        }
+        for (long s = p.checkpointSeq; s < p.checkpointSeq + window; s++) {
+            if (p.hasCommit(s)) {
+                checkCommits(s);
+            }
         }
     }
 
@@ -342,6 +400,12 @@ public final class Replica {
         switch (type) {
             case ConsensusWire.ECHO -> onEcho(from);
             case ConsensusWire.CRTFY_VC -> onCrtfyVc(from, buffer);
+            case ConsensusWire.CERTIFY_SUMMARY -> summaries.onCertifySummary(from, buffer, offset, length);
+            case ConsensusWire.SUMMARY -> summaries.onSummary(from, buffer, offset, length);
+            case ConsensusWire.SUMMARY_REQUEST -> summaries.onSummaryRequest(from, buffer, offset, length);
+            case ConsensusWire.SHARES_REQUEST -> summaries.onSharesRequest(from, buffer, offset, length);
+            case ConsensusWire.BATCH_REQUEST -> onBatchRequest(from);
+            case ConsensusWire.BATCH -> onBatch(buffer);
             default -> counters.drop(Drop.UNKNOWN_TYPE);
         }
     }
@@ -371,6 +435,9 @@ public final class Replica {
     public int doWork() {
         int work = transfer.doWork();
         long now = clock.nanoTime();
+        if (summaries.takeOpened()) {
+            work += retryDeferred();
+        }
         if (isLeader() && !changingView && (view == 0 || newViewDoneFor == view)) {
             work += propose(now);
         }
@@ -387,21 +454,26 @@ public final class Replica {
     private int propose(long now) {
         int work = 0;
         PeerState me = peers[self];
-        while (fillNext < fillEnd && fillNext - Math.max(nextExec, checkpointSeq) < config.pipeline()) {
+        if (!canBroadcast()) {
+            return 0;
+        }
+        while (fillNext < fillEnd && fillNext - Math.max(nextExec, checkpointSeq) < config.pipeline()
+            && summaries.mayBroadcast()) {
             proposeMust(me, fillNext++);
             work++;
         }
         if (fillNext < fillEnd) {
             return work;
         }
-        while (nextSlot < checkpointSeq + window && nextSlot - nextExec < config.pipeline() && !fetching) {
+        while (nextSlot < checkpointSeq + window && nextSlot - nextExec < config.pipeline() && !fetching
+            && summaries.mayBroadcast()) {
             int length = buildBatch(now);
             if (length <= 2) {
                 break;
             }
             writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(nextSlot).i32(length)
                 .bytes(batchScratch, 0, length);
-            out.ctbcast(send, 0, writer.length());
+            broadcast(writer.length());
             nextSlot++;
             counters.proposals++;
             work++;
@@ -635,8 +707,8 @@ public final class Replica {
     /** Algorithm 2, lines 34-36. */
     private void maybeCommit(long s) {
         int i = slot(s);
-        if (sentCommit[i] == view || prepView[i] != view) {
-            return;
+        if (sentCommit[i] == view || prepView[i] != view || !canBroadcast()) {
+            return; // (deferred: retried when a summary unblocks CTBcast)
         }
         int matching = 0;
         for (int q = 0; q < n; q++) {
@@ -661,7 +733,7 @@ public final class Replica {
                 written++;
             }
         }
-        out.ctbcast(send, 0, writer.length());
+        broadcast(writer.length());
     }
 
     /** Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. */
@@ -716,9 +788,29 @@ public final class Replica {
                 }
             }
             if (matching >= config.quorum()) {
-                decide(s, pa.commitBatch, ia * maxBatchBytes, pa.commitLength[ia], false);
+                decideWithBatch(s, pa.commitView[ia], pa.commitDigest, ia * 32);
                 return;
             }
+        }
+    }
+
+    /**
+     * Algorithm 2, line 41 with f+1 matching COMMITs for (view, digest): decides with a batch of that digest, from a
+     * COMMIT that carried it or from the PREPARE here. COMMITs learnt from a summary carry only the digest; if no batch
+     * is here the slot waits (for a COMMIT with its batch, or for a checkpoint and state transfer).
+     */
+    private void decideWithBatch(long s, long v, byte[] digests, int at) {
+        for (PeerState q : peers) {
+            int qi = q.index(s);
+            if (q.hasCommit(s) && q.commitLength[qi] >= 0 && q.commitView[qi] == v
+                && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, digests, at, at + 32)) {
+                decide(s, q.commitBatch, qi * maxBatchBytes, q.commitLength[qi], false);
+                return;
+            }
+        }
+        int i = slot(s);
+        if (prepLength[i] > 0 && Arrays.equals(prepDigest, i * 32, i * 32 + 32, digests, at, at + 32)) {
+            decide(s, prepBatch, i * maxBatchBytes, prepLength[i], false);
         }
     }
 
@@ -878,7 +970,6 @@ public final class Replica {
             return;
         }
         p.setCheckpoint(seq, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // lines 53-54
-        p.afterGap = false; // a certified checkpoint re-establishes p's open slots; its view comes with SEAL_VIEW
         maybeCheckpoint(seq, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // line 55
     }
 
@@ -902,9 +993,8 @@ public final class Replica {
             transfer.fetch(seq, cpDigest);
         }
         nextSlot = Math.max(nextSlot, seq);
-        writer.wrap(send, 0).u8(ConsensusWire.CHECKPOINT).i64(seq).bytes(cpDigest, 0, DIGEST_BYTES)
-            .bytes(checkpointShares, 0, checkpointSharesLength);
-        out.ctbcast(send, 0, writer.length()); // line 61
+        checkpointToSend = true;
+        sendDeferred(); // line 61
         // the window moved: PREPAREs and votes that arrived early for its slots count now
         for (long s = seq; s < seq + window; s++) {
             int i = slot(s);
@@ -972,8 +1062,8 @@ public final class Replica {
         viewEnteredAt = clock.nanoTime();
         suspicionBase = viewEnteredAt;
         counters.viewChanges++;
-        writer.wrap(send, 0).u8(ConsensusWire.SEAL_VIEW).i64(view);
-        out.ctbcast(send, 0, writer.length()); // line 6
+        sealToSend = true;
+        sendDeferred(); // line 6
         for (int c = 0; c < proposedUpTo.length; c++) {
             proposedUpTo[c] = clientTable.lastExecuted(c);
         }
@@ -1013,7 +1103,13 @@ public final class Replica {
         p.view = v; // lines 9-10
         p.hasNewView = false;
         p.messagesInView = 0;
-        // line 11: send to leader(v) ⟨CRTFY_VC, v, sign((p, state[p] \ new_view))⟩
+        sendCrtfyVc(p);
+        joinViews();
+    }
+
+    /** Algorithm 3, line 11: send to leader(v) ⟨CRTFY_VC, v, sign((p, state[p] \ new_view))⟩. */
+    private void sendCrtfyVc(PeerState p) {
+        long v = p.view;
         int stateAt = 1 + 8 + 4;
         writer.wrap(send, stateAt);
         int stateLength = p.encodeForViewChange(writer);
@@ -1023,7 +1119,6 @@ public final class Replica {
         writer.wrap(send, 0).u8(ConsensusWire.CRTFY_VC).i64(v).i32(stateLength);
         send.putBytes(stateAt + stateLength, signature, 0, SIGNATURE_BYTES);
         out.send(checks.leader(v), send, 0, stateAt + stateLength + SIGNATURE_BYTES);
-        joinViews();
     }
 
     /** When f+1 replicas are in views above ours, follow them (one of them is correct). */
@@ -1077,7 +1172,7 @@ public final class Replica {
 
     /** Leader: Algorithm 3, lines 13-16: certificates about f+1 replicas make the NEW_VIEW. */
     private void tryNewView() {
-        if (!isLeader() || changingView || newViewSentFor == view || view == 0) {
+        if (!isLeader() || changingView || newViewSentFor == view || view == 0 || !canBroadcast()) {
             return;
         }
         int[] chosenSigner = new int[n]; // per subject: a signer whose state f others match, -1 none
@@ -1127,7 +1222,7 @@ public final class Replica {
             written++;
         }
         newViewSentFor = view;
-        out.ctbcast(send, 0, writer.length()); // line 16
+        broadcast(writer.length()); // line 16
     }
 
     /** Algorithm 3, line 21: CTBcast-dlvr ⟨NEW_VIEW, certificates⟩ from p (Algorithm 5, lines 19-24). */
@@ -1289,7 +1384,8 @@ public final class Replica {
             batch = null;
             for (PeerState q : peers) {
                 int qi = q.index(s);
-                if (q.hasCommit(s) && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
+                if (q.hasCommit(s) && q.commitLength[qi] >= 0
+                    && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
                     batch = q.commitBatch;
                     offset = qi * maxBatchBytes;
                     length = q.commitLength[qi];
@@ -1310,14 +1406,14 @@ public final class Replica {
             }
         }
         writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(s).i32(length).bytes(batch, offset, length);
-        out.ctbcast(send, 0, writer.length());
+        broadcast(writer.length());
         counters.proposals++;
     }
 
     // ------------------------------------------------------------------------------------------------ timers
 
     private int timers(long now) {
-        int work = 0;
+        int work = summaries.timers(now) + askForBatches(now);
         if (changingView) {
             trySeal();
         }
@@ -1350,6 +1446,200 @@ public final class Replica {
             }
         }
         return work;
+    }
+
+    // ------------------------------------------------------------------------------------------------ Algorithm 4
+
+    /** CTBcasts {@code length} bytes of {@link #send}; the caller checked {@link #canBroadcast()}. */
+    private void broadcast(int length) {
+        summaries.broadcasted(out.ctbcast(send, 0, length));
+    }
+
+    /** Whether a CTBcast may go out now: within the summary bound and after the deferred CHECKPOINT and SEAL_VIEW. */
+    private boolean canBroadcast() {
+        return summaries.mayBroadcast() && !checkpointToSend && !sealToSend;
+    }
+
+    /** Sends the deferred CHECKPOINT and SEAL_VIEW (the latest of each) while CTBcast is allowed. */
+    private void sendDeferred() {
+        if (checkpointToSend && summaries.mayBroadcast()) {
+            checkpointToSend = false;
+            writer.wrap(send, 0).u8(ConsensusWire.CHECKPOINT).i64(checkpointSeq).bytes(checkpointDigest, 0, DIGEST_BYTES)
+                .bytes(checkpointShares, 0, checkpointSharesLength);
+            broadcast(writer.length());
+        }
+        if (sealToSend && summaries.mayBroadcast()) {
+            sealToSend = false;
+            writer.wrap(send, 0).u8(ConsensusWire.SEAL_VIEW).i64(view);
+            broadcast(writer.length());
+        }
+    }
+
+    /**
+     * A batch this replica knows only by its digest (from a summary, Algorithm 4 line 14: the missed messages): the
+     * digest of f+1 matching COMMITs with no batch here, or of the leader's PREPARE in this view that was never
+     * delivered here. Writes it into {@link #digest2}.
+     */
+    private boolean missingBatch(long s) {
+        int i = slotIndexIfCurrent(s);
+        if (i >= 0 && decided[i]) {
+            return false;
+        }
+        for (PeerState pa : peers) {
+            int ia = pa.index(s);
+            if (!pa.hasCommit(s)) {
+                continue;
+            }
+            int matching = 0;
+            boolean known = false;
+            for (PeerState pb : peers) {
+                int ib = pb.index(s);
+                if (pb.hasCommit(s) && pb.commitView[ib] == pa.commitView[ia]
+                    && Arrays.equals(pb.commitDigest, ib * 32, ib * 32 + 32, pa.commitDigest, ia * 32, ia * 32 + 32)) {
+                    matching++;
+                    known |= pb.commitLength[ib] >= 0;
+                }
+            }
+            if (matching >= config.quorum() && !known) {
+                System.arraycopy(pa.commitDigest, ia * 32, digest2, 0, 32);
+                return true;
+            }
+        }
+        PeerState leader = peers[checks.leader(view)];
+        if (leader.prepared(s, view) && (i < 0 || prepView[i] != view)) {
+            System.arraycopy(leader.prepareDigest, leader.index(s) * 32, digest2, 0, 32);
+            return true;
+        }
+        return false;
+    }
+
+    /** Asks the others for the batches this replica knows only by digest (at most once per retry interval a slot). */
+    private int askForBatches(long now) {
+        int work = 0;
+        long retry = Math.max(1_000_000, config.slowPathTimeoutNanos());
+        for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window; s++) {
+            if (!missingBatch(s)) {
+                continue;
+            }
+            int i = slot(s);
+            if (now - batchAskedAt[i] < retry && batchAskedAt[i] != 0) {
+                continue;
+            }
+            batchAskedAt[i] = now;
+            writer.wrap(send, 0).u8(ConsensusWire.BATCH_REQUEST).i64(s).bytes(digest2, 0, DIGEST_BYTES);
+            for (int q = 0; q < n; q++) {
+                if (q != self) {
+                    out.send(q, send, 0, writer.length());
+                }
+            }
+            work++;
+        }
+        return work;
+    }
+
+    private final int[] batchAnswers;
+    private long batchAnswersSince;
+
+    /** Another replica asks for the batch of a slot by digest: answered from what this replica holds. */
+    private void onBatchRequest(int from) {
+        long s = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        long now = clock.nanoTime();
+        if (now - batchAnswersSince >= Math.max(1_000_000, config.slowPathTimeoutNanos())) {
+            batchAnswersSince = now;
+            Arrays.fill(batchAnswers, 0);
+        }
+        if (s < checkpointSeq || s >= checkpointSeq + window || ++batchAnswers[from] > window) {
+            return; // not here (any more), or more than a window's worth this interval: not answered
+        }
+        reader.buffer().getBytes(digestAt, digest2, 0, DIGEST_BYTES);
+        DirectBuffer batch = null;
+        int offset = 0;
+        int length = 0;
+        int i = slotIndexIfCurrent(s);
+        if (i >= 0 && prepLength[i] > 0 && Arrays.equals(prepDigest, i * 32, i * 32 + 32, digest2, 0, 32)) {
+            batch = prepBatch;
+            offset = i * maxBatchBytes;
+            length = prepLength[i];
+        } else {
+            for (PeerState q : peers) {
+                int qi = q.index(s);
+                if (q.hasCommit(s) && q.commitLength[qi] >= 0
+                    && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, digest2, 0, 32)) {
+                    batch = q.commitBatch;
+                    offset = qi * maxBatchBytes;
+                    length = q.commitLength[qi];
+                    break;
+                }
+            }
+        }
+        if (batch == null && i >= 0 && decided[i]) {
+            fingerprints.fingerprint(decidedBatch, i * maxBatchBytes, decidedLength[i], unsafe(digest), 0);
+            if (Arrays.equals(digest, digest2)) {
+                batch = decidedBatch;
+                offset = i * maxBatchBytes;
+                length = decidedLength[i];
+            }
+        }
+        if (batch != null) {
+            writer.wrap(send, 0).u8(ConsensusWire.BATCH).i64(s).i32(length).bytes(batch, offset, length);
+            out.send(from, send, 0, writer.length());
+        }
+    }
+
+    /** A batch asked for by digest: decides the slot, or stands for the leader's PREPARE this replica missed. */
+    private void onBatch(DirectBuffer buffer) {
+        long s = reader.i64();
+        int length = reader.i32();
+        int at = reader.skip(length);
+        if (!reader.complete() || length > maxBatchBytes || !validBatch(buffer, at, length)) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (s < Math.max(nextExec, checkpointSeq) || s >= checkpointSeq + window || !missingBatch(s)) {
+            return; // not needed (any more)
+        }
+        fingerprints.fingerprint(buffer, at, length, unsafe(digest), 0);
+        if (!Arrays.equals(digest, digest2)) {
+            counters.drop(Drop.BAD_CERTIFICATE); // not the batch f+1 replicas certified
+            return;
+        }
+        int i = slot(s);
+        PeerState leader = peers[checks.leader(view)];
+        if (leader.prepared(s, view) && prepView[i] != view
+            && Arrays.equals(leader.prepareDigest, leader.index(s) * 32, leader.index(s) * 32 + 32, digest, 0, 32)) {
+            // the summary certified that the leader prepared exactly this batch (CTBcast agreement): as if delivered
+            prepView[i] = view;
+            prepLength[i] = length;
+            System.arraycopy(digest, 0, prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);
+            prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
+            endorsed[i] = false;
+            prepTime[i] = clock.nanoTime();
+            acceptPrepare(s);
+            return;
+        }
+        decide(s, buffer, at, length, false); // f+1 matching COMMITs certify this digest
+    }
+
+    /** A summary unblocked CTBcast (Algorithm 4, line 9): what waited goes out, in order. */
+    private int retryDeferred() {
+        sendDeferred();
+        if (!canBroadcast()) {
+            return 1;
+        }
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int i = slotIndexIfCurrent(s);
+            if (i >= 0 && prepView[i] == view && sentCommit[i] != view) {
+                maybeCommit(s);
+            }
+        }
+        trySeal();
+        tryNewView();
+        return 1;
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -1530,6 +1820,7 @@ public final class Replica {
     public ReplicaCounters counters() {
         return counters;
     }
+
 
     public ReplicaConfig config() {
         return config;

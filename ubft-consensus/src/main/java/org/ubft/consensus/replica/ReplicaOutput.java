@@ -7,8 +7,11 @@ import org.agrona.DirectBuffer;
  * buffers are the replica's and are reused.
  */
 public interface ReplicaOutput {
-    /** CTBcast-broadcasts a consensus message (delivered back to this replica too, in FIFO order). */
-    void ctbcast(DirectBuffer buffer, int offset, int length);
+    /**
+     * CTBcast-broadcasts a consensus message (delivered back to this replica too, in FIFO order); returns its CTBcast
+     * identifier k.
+     */
+    long ctbcast(DirectBuffer buffer, int offset, int length);
 
     /** TBcast-broadcasts a consensus message (delivered back to this replica too). */
     void tbcast(DirectBuffer buffer, int offset, int length);

@@ -149,8 +149,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     /** The replica's actions, on the links. */
     private final class Output implements ReplicaOutput {
         @Override
-        public void ctbcast(DirectBuffer buffer, int offset, int length) {
-            ctbcast.broadcast(buffer, offset, length);
+        public long ctbcast(DirectBuffer buffer, int offset, int length) {
+            return ctbcast.broadcast(buffer, offset, length);
         }
 
         @Override

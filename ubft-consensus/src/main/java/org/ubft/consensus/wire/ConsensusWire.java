@@ -17,11 +17,16 @@ package org.ubft.consensus.wire;
  *   WILL_COMMIT  11 i64 view, i64 slot
  *   CERTIFY      12 i64 view, i64 slot, digest(batch), signature
  *   CERTIFY_CHECKPOINT 13 i64 seq, digest(state), signature
- *   SUMMARY      14 u16 p, i64 id, i32 state length, state, u8 k, k shares of SUMMARY(p, id, digest(state))
  * point to point:
  *   ECHO         20 i32 client, i64 number              (follower to leader: "I have this request")
  *   CRTFY_VC     21 i64 view, i32 state length, state, signature   (to the leader of view)
  *   CERTIFY_SUMMARY 22 u16 p, i64 id, i32 state length, state, signature   (to broadcaster p)
+ *   SUMMARY      14 u16 p, i64 id, i32 state length, state, u8 k, k shares of SUMMARY(p, id, digest(state))
+ *                                                      (from p to a replica that asked for it)
+ *   SUMMARY_REQUEST 23 i64 id                          (to p: "your latest summary, if it covers id")
+ *   SHARES_REQUEST  24 i64 id                          (from p: "certify my state at id", when blocked or asked)
+ *   BATCH_REQUEST   25 i64 slot, digest                (a batch known only by digest, from a summary)
+ *   BATCH           26 i64 slot, i32 batch length, batch
  *   40..47       state transfer ({@code org.ubft.consensus.transfer})
  * </pre>
  */
@@ -39,6 +44,10 @@ public final class ConsensusWire {
     public static final int ECHO = 20;
     public static final int CRTFY_VC = 21;
     public static final int CERTIFY_SUMMARY = 22;
+    public static final int SUMMARY_REQUEST = 23;
+    public static final int SHARES_REQUEST = 24;
+    public static final int BATCH_REQUEST = 25;
+    public static final int BATCH = 26;
     public static final int TRANSFER_MIN = 40;
     public static final int TRANSFER_MAX = 47;
 

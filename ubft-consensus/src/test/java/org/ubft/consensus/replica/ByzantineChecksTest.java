@@ -709,7 +709,8 @@ class ByzantineChecksTest {
                 boolean known = switch (in) {
                     case CTBCAST -> type >= ConsensusWire.PREPARE && type <= ConsensusWire.NEW_VIEW;
                     case TBCAST -> type >= ConsensusWire.WILL_CERTIFY && type <= ConsensusWire.CERTIFY_CHECKPOINT;
-                    case DIRECT -> type == ConsensusWire.ECHO || type == ConsensusWire.CRTFY_VC
+                    case DIRECT -> type == ConsensusWire.SUMMARY
+                        || (type >= ConsensusWire.ECHO && type <= ConsensusWire.BATCH)
                         || (type >= ConsensusWire.TRANSFER_MIN && type <= ConsensusWire.TRANSFER_MAX);
                 };
                 if (!known) {

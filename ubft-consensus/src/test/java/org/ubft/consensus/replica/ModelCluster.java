@@ -119,11 +119,11 @@ final class ModelCluster {
         }
 
         @Override
-        public void ctbcast(DirectBuffer buffer, int offset, int length) {
+        public long ctbcast(DirectBuffer buffer, int offset, int length) {
             if (crashed[from]) {
-                return;
+                return ctbcastK[from];
             }
-            broadcastAs(from, buffer, offset, length);
+            return broadcastAs(from, buffer, offset, length);
         }
 
         @Override
@@ -163,7 +163,7 @@ final class ModelCluster {
     }
 
     /** CTBcast-broadcasts {@code length} bytes as replica {@code from}'s next message (used to inject, too). */
-    void broadcastAs(int from, DirectBuffer buffer, int offset, int length) {
+    long broadcastAs(int from, DirectBuffer buffer, int offset, int length) {
         long k = ++ctbcastK[from];
         byte[] m = copy(buffer, offset, length);
         for (int to = 0; to < n; to++) {
@@ -176,6 +176,7 @@ final class ModelCluster {
                 });
             }
         }
+        return k;
     }
 
     void tbcastAs(int from, DirectBuffer buffer, int offset, int length) {
