@@ -36,7 +36,7 @@ final class PendingRequests {
     }
 
     private int index(int client, long n) {
-        return client * perClient + (int) (n % perClient);
+        return client * perClient + (int) Math.floorMod(n, (long) perClient);
     }
 
     /**

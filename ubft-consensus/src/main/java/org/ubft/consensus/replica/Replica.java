@@ -76,6 +76,12 @@ public final class Replica {
     /** Leader after a NEW_VIEW: the open slots still to re-propose with MustPropose (Algorithm 3, lines 18-19). */
     private long fillNext;
     private long fillEnd;
+    /** A MustPropose slot whose committed batch this leader knows by digest only, and that batch once fetched. */
+    private long fillWaiting = -1;
+    private final byte[] fillWantDigest = new byte[DIGEST_BYTES];
+    private long fillBatchSlot = -1;
+    private UnsafeBuffer fillBatch;
+    private int fillBatchLength;
     private boolean fetching;
     private byte[] ownState;
     private final byte[] ownStateDigest = new byte[DIGEST_BYTES];
@@ -117,6 +123,9 @@ public final class Replica {
     private final ClientTable clientTable;
     private final PendingRequests pending;
     private final long[] proposedUpTo;
+    /** Per client: since when a request too far ahead to keep waits (0: none), and the highest such number. */
+    private final long[] farAheadSince;
+    private final long[] farAheadNumber;
     private int roundRobin;
 
     // --- checkpoint shares (CERTIFY-CHECKPOINT), one per signer ---
@@ -213,6 +222,8 @@ public final class Replica {
         clientTable = new ClientTable(config.clients(), config.maxReplyBytes());
         pending = new PendingRequests(config.clients(), 16, config.maxRequestBytes());
         proposedUpTo = new long[config.clients()];
+        farAheadSince = new long[config.clients()];
+        farAheadNumber = new long[config.clients()];
         ckSeq = new long[n];
         ckDigest = new byte[n * DIGEST_BYTES];
         ckSig = new byte[n * SIGNATURE_BYTES];
@@ -225,6 +236,7 @@ public final class Replica {
         vcDigest = new byte[n * n * DIGEST_BYTES];
         send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
         batchScratch = new UnsafeBuffer(new byte[maxBatchBytes]);
+        fillBatch = new UnsafeBuffer(new byte[maxBatchBytes]);
         replyView = new UnsafeBuffer(0, 0);
 
         // Algorithm 2, line 6: the initial checkpoint (Initial, [0, W)), certified by definition.
@@ -284,7 +296,11 @@ public final class Replica {
             return;
         }
         if (number > last + pending.perClient()) {
-            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed
+            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed: not kept, but
+            if (farAheadSince[client] == 0) {     // if this replica stays behind it, it suspects the leader
+                farAheadSince[client] = clock.nanoTime();
+            }
+            farAheadNumber[client] = Math.max(farAheadNumber[client], number);
             return;
         }
         if (ClientWire.signed(buffer, offset) && !verifyClient(client, buffer, offset)) {
@@ -459,7 +475,10 @@ public final class Replica {
         }
         while (fillNext < fillEnd && fillNext - Math.max(nextExec, checkpointSeq) < config.pipeline()
             && summaries.mayBroadcast()) {
-            proposeMust(me, fillNext++);
+            if (!proposeMust(me, fillNext)) {
+                break; // its committed batch is being fetched
+            }
+            fillNext++;
             work++;
         }
         if (fillNext < fillEnd) {
@@ -1012,7 +1031,7 @@ public final class Replica {
     private void onEcho(int from) {
         int client = reader.i32();
         long number = reader.i64();
-        if (!reader.complete() || client < 0 || client >= config.clients()) {
+        if (!reader.complete() || client < 0 || client >= config.clients() || number < 1) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -1022,7 +1041,16 @@ public final class Replica {
     /** Algorithm 3, line 1: upon suspicion of leader(view). */
     private void suspect() {
         counters.suspicions++;
-        changeView(view + 1);
+        // the next view, or the lowest higher view another replica is already in (so that replicas that suspected
+        // at different times meet in one view instead of climbing apart)
+        long target = view + 1;
+        long lowestHigher = Long.MAX_VALUE;
+        for (PeerState p : peers) {
+            if (p.replica != self && p.view > view) {
+                lowestHigher = Math.min(lowestHigher, p.view);
+            }
+        }
+        changeView(lowestHigher != Long.MAX_VALUE ? Math.max(target, lowestHigher) : target);
     }
 
     /** Algorithm 3, lines 3-6: ChangeView() towards {@code target}. */
@@ -1059,6 +1087,8 @@ public final class Replica {
         changingView = false;
         view = targetView;
         fillNext = fillEnd = 0;
+        fillWaiting = -1;
+        fillBatchSlot = -1;
         viewEnteredAt = clock.nanoTime();
         suspicionBase = viewEnteredAt;
         counters.viewChanges++;
@@ -1374,7 +1404,7 @@ public final class Replica {
     }
 
     /** Leader: PREPARE ⟨v, s, MustPropose(s, C)⟩. */
-    private void proposeMust(PeerState leader, long s) {
+    private boolean proposeMust(PeerState leader, long s) {
         int kind = leader.mustPropose(s);
         DirectBuffer batch = emptyBatch;
         int offset = 0;
@@ -1401,13 +1431,30 @@ public final class Replica {
                 }
             }
             if (batch == null) {
-                counters.drop(Drop.STALE); // the committed batch is not here: a later view will propose it
-                return;
+                int i = slot(s);
+                if (decided[i]) {
+                    fingerprints.fingerprint(decidedBatch, i * maxBatchBytes, decidedLength[i], unsafe(digest), 0);
+                    if (Arrays.equals(digest, 0, 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
+                        batch = decidedBatch;
+                        offset = i * maxBatchBytes;
+                        length = decidedLength[i];
+                    }
+                }
+            }
+            if (batch == null && fillBatchSlot == s) {
+                batch = fillBatch; // fetched by digest (onBatch checked it)
+                length = fillBatchLength;
+            }
+            if (batch == null) {
+                fillWaiting = s; // the committed batch is known here by digest only: fetch it (askForBatches)
+                System.arraycopy(leader.newViewDigest, idx * 32, fillWantDigest, 0, DIGEST_BYTES);
+                return false;
             }
         }
         writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(s).i32(length).bytes(batch, offset, length);
         broadcast(writer.length());
         counters.proposals++;
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------------ timers
@@ -1430,19 +1477,32 @@ public final class Replica {
         if (changingView || fetching) {
             return work;
         }
-        // a view whose NEW_VIEW does not come
-        if (view > 0 && newViewDoneFor != view
-            && now - viewEnteredAt >= config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 10)) {
-            viewChangeAttempts++;
-            suspect();
-            return work + 1;
+        // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
+        // replicas that entered views at different times come to overlap in one; requests wait for the NEW_VIEW)
+        if (view > 0 && newViewDoneFor != view) {
+            if (now - viewEnteredAt >= config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5)) {
+                viewChangeAttempts++;
+                suspect();
+                return work + 1;
+            }
+            return work;
         }
-        // a request from a client not executed in time
+        // a request from a client not executed in time ("no decision progress while requests are pending")
         for (int c = 0; c < config.clients(); c++) {
-            long k = clientTable.lastExecuted(c) + 1;
+            long last = clientTable.lastExecuted(c);
+            long k = last + 1;
             if (pending.holds(c, k) && now - Math.max(pending.arrival(c, k), suspicionBase) >= config.requestTimeoutNanos()) {
                 suspect();
                 return work + 1;
+            }
+            if (farAheadSince[c] != 0) {
+                if (farAheadNumber[c] <= last) {
+                    farAheadSince[c] = 0; // caught up
+                } else if (now - Math.max(farAheadSince[c], suspicionBase) >= config.requestTimeoutNanos()) {
+                    farAheadSince[c] = 0;
+                    suspect();
+                    return work + 1;
+                }
             }
         }
         return work;
@@ -1481,6 +1541,10 @@ public final class Replica {
      * delivered here. Writes it into {@link #digest2}.
      */
     private boolean missingBatch(long s) {
+        if (s == fillWaiting && isLeader() && fillNext == s) {
+            System.arraycopy(fillWantDigest, 0, digest2, 0, DIGEST_BYTES);
+            return true;
+        }
         int i = slotIndexIfCurrent(s);
         if (i >= 0 && decided[i]) {
             return false;
@@ -1608,6 +1672,14 @@ public final class Replica {
             counters.drop(Drop.BAD_CERTIFICATE); // not the batch f+1 replicas certified
             return;
         }
+        if (s == fillWaiting) {
+            fillWaiting = -1;
+            fillBatchSlot = s;
+            fillBatchLength = length;
+            fillBatch.putBytes(0, buffer, at, length);
+            counters.batchesFetched++;
+            return; // proposed by the next duty cycle
+        }
         int i = slot(s);
         PeerState leader = peers[checks.leader(view)];
         if (leader.prepared(s, view) && prepView[i] != view
@@ -1619,9 +1691,11 @@ public final class Replica {
             prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
             endorsed[i] = false;
             prepTime[i] = clock.nanoTime();
+            counters.batchesFetched++;
             acceptPrepare(s);
             return;
         }
+        counters.batchesFetched++;
         decide(s, buffer, at, length, false); // f+1 matching COMMITs certify this digest
     }
 
@@ -1824,6 +1898,29 @@ public final class Replica {
 
     public ReplicaConfig config() {
         return config;
+    }
+
+    /** The CTBcast identifier of this replica's latest summary (Algorithm 4), -1 before the first. */
+    public long ownSummaryK() {
+        return summaries.summaryK();
+    }
+
+    /** One line of this replica's protocol state, for diagnostics (allocates). */
+    public String describe() {
+        StringBuilder b = new StringBuilder("view=").append(view).append(changingView ? "(changing)" : "")
+            .append(" checkpoint=").append(checkpointSeq).append(" next_exec=").append(nextExec)
+            .append(" fetching=").append(fetching).append(" own_summary=").append(summaries.summaryK());
+        for (PeerState p : peers) {
+            b.append(" p").append(p.replica).append("{view=").append(p.view).append(" checkpoint=")
+                .append(p.checkpointSeq).append(" k=").append(p.lastK).append(p.afterGap ? " gap<=" + p.needK : "")
+                .append('}');
+        }
+        int i = slotIndexIfCurrent(nextExec);
+        if (i >= 0) {
+            b.append(" slot ").append(nextExec).append("{prepared_in=").append(prepView[i]).append(" endorsed=")
+                .append(endorsed[i]).append(" decided=").append(decided[i]).append('}');
+        }
+        return b.append(' ').append(counters).toString();
     }
 
     public ClientTable clientTable() {

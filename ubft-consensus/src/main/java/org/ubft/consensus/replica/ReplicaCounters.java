@@ -36,6 +36,10 @@ public final class ReplicaCounters {
     long stateTransfers;
     long proposals;
     long suspicions;
+    long summariesFormed;
+    long summariesApplied;
+    long gaps;
+    long batchesFetched;
 
     void drop(Drop reason) {
         drops[reason.ordinal()]++;
@@ -93,6 +97,26 @@ public final class ReplicaCounters {
         return suspicions;
     }
 
+    /** Summaries of this replica's CTBcast messages that f+1 replicas certified (Algorithm 4, line 7). */
+    public long summariesFormed() {
+        return summariesFormed;
+    }
+
+    /** Summaries of other broadcasters applied to cover a gap (Algorithm 4, lines 11-16). */
+    public long summariesApplied() {
+        return summariesApplied;
+    }
+
+    /** Gaps in broadcasters' CTBcast streams (tail-validity). */
+    public long gaps() {
+        return gaps;
+    }
+
+    /** Batches known by digest only (after a summary) fetched from other replicas. */
+    public long batchesFetched() {
+        return batchesFetched;
+    }
+
     /** Non-zero drop counts by reason. */
     public Map<Drop, Long> drops() {
         Map<Drop, Long> m = new EnumMap<>(Drop.class);
@@ -109,6 +133,7 @@ public final class ReplicaCounters {
         return "decided_slots=" + decidedSlots + " fast=" + fastDecisions + " slow=" + slowDecisions
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions
-            + " dropped=" + drops();
+            + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
+            + " batches_fetched=" + batchesFetched + " dropped=" + drops();
     }
 }

@@ -106,8 +106,6 @@ final class Summaries {
     private final int[] heldFirst;
     private final int[] heldCount;
 
-    private long formed;
-    private long applied;
 
     Summaries(ReplicaConfig config, int self, int maxCtbcastMessageBytes, PeerState[] peers, ConsensusCrypto crypto,
               ReplicaOutput out, ReplicaCounters counters, NanoClock clock, Host host) {
@@ -243,7 +241,7 @@ final class Summaries {
         }
         summaryLength = writer.length();
         summaryK = k;
-        formed++;
+        counters.summariesFormed++;
         blockedSince = -1;
         if (wasBlocked) {
             opened = true; // line 9
@@ -360,6 +358,7 @@ final class Summaries {
     /** FifoDelivery skipped p's identifiers {@code fromK .. toK-1}: hold p's next messages until a summary covers them. */
     void onGap(int from, long fromK, long toK) {
         PeerState p = peers[from];
+        counters.gaps++;
         p.afterGap = true;
         p.needK = Math.max(p.needK, toK - 1);
         heldCount[from] = 0; // what was held is older than the gap: the summary covers it too
@@ -419,7 +418,7 @@ final class Summaries {
         p.afterGap = false;
         p.needK = 0;
         p.lastK = k;
-        applied++;
+        counters.summariesApplied++;
         host.summaryApplied(p, oldView);
         // line 16: continue with p's messages after k, those held first
         int q = p.replica;
@@ -502,16 +501,6 @@ final class Summaries {
     private UnsafeBuffer unsafe(byte[] bytes) {
         digestView.wrap(bytes);
         return digestView;
-    }
-
-    /** Summaries of this replica's messages formed. */
-    long formed() {
-        return formed;
-    }
-
-    /** Summaries applied after gaps. */
-    long applied() {
-        return applied;
     }
 
     /** The identifier of this replica's latest summary, -1 before the first. */

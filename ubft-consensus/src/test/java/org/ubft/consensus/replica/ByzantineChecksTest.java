@@ -663,7 +663,16 @@ class ByzantineChecksTest {
                 .bytes(cpDigest, 0, 32).bytes(sign(2, cpSt), 0, 64))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.ECHO).i32(0).i64(99))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.CRTFY_VC).i64(2).i32(vc.length)
-                .bytes(vc, 0, vc.length).bytes(sign(2, vcStatement(2, 2, digest(vc))), 0, 64))));
+                .bytes(vc, 0, vc.length).bytes(sign(2, vcStatement(2, 2, digest(vc))), 0, 64))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.CERTIFY_SUMMARY).u16(0).i64(8).i32(vc.length)
+                .bytes(vc, 0, vc.length).bytes(new byte[64], 0, 64))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.SUMMARY).u16(2).i64(8).i32(vc.length)
+                .bytes(vc, 0, vc.length).u8(0))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.SUMMARY_REQUEST).i64(3))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.SHARES_REQUEST).i64(3))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.BATCH_REQUEST).i64(s).bytes(new byte[32], 0, 32))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.BATCH).i64(s).i32(batch.length)
+                .bytes(batch, 0, batch.length))));
 
         long[] malformed = drops(c, Drop.MALFORMED);
         long[] unknown = drops(c, Drop.UNKNOWN_TYPE);

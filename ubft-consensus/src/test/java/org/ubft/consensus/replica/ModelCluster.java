@@ -36,6 +36,10 @@ final class ModelCluster {
     final ReverseApp[] apps;
     final boolean[] crashed;
     final long[] ctbcastK;
+    /** Paused replicas neither run nor receive: their inputs wait, CTBcast's beyond the last t lost (a gap). */
+    final boolean[] paused;
+    private final List<Runnable>[] pausedInbox;
+    private final java.util.ArrayDeque<Held>[][] pausedCtbcast;
     final org.ubft.consensus.transfer.StateTransfer[] transfers;
     final PublicKeys keys;
     final Random random;
@@ -56,6 +60,9 @@ final class ModelCluster {
         this.apps = new ReverseApp[n];
         this.crashed = new boolean[n];
         this.ctbcastK = new long[n];
+        this.paused = new boolean[n];
+        this.pausedInbox = newLists(n);
+        this.pausedCtbcast = newDeques(n);
         this.transfers = new org.ubft.consensus.transfer.StateTransfer[n];
         for (int i = 0; i < n; i++) {
             start(i);
@@ -79,6 +86,71 @@ final class ModelCluster {
                 replicas[i].onCtbcastGap(p, 1, ctbcastK[p] + 1); // what FifoDelivery reports to a late joiner
             }
         }
+    }
+
+    private record Held(long k, byte[] m) {
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Runnable>[] newLists(int n) {
+        List<Runnable>[] lists = new List[n];
+        for (int i = 0; i < n; i++) {
+            lists[i] = new ArrayList<>();
+        }
+        return lists;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static java.util.ArrayDeque<Held>[][] newDeques(int n) {
+        java.util.ArrayDeque<Held>[][] d = new java.util.ArrayDeque[n][n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                d[i][j] = new java.util.ArrayDeque<>();
+            }
+        }
+        return d;
+    }
+
+    /** An input for replica r: dropped if r crashed, kept while r is paused. */
+    private void input(int r, Runnable action) {
+        if (crashed[r]) {
+            return;
+        }
+        if (paused[r]) {
+            pausedInbox[r].add(action);
+        } else {
+            action.run();
+        }
+    }
+
+    /** Pauses replica r (a slow process): it stops running; what is sent to it waits. */
+    void pause(int r) {
+        paused[r] = true;
+    }
+
+    /**
+     * Resumes replica r: of each broadcaster's CTBcast messages only the last t are still in the tail, the ones before
+     * are a gap (what FifoDelivery reports); its other inputs arrive in order.
+     */
+    void resume(int r) {
+        paused[r] = false;
+        for (int from = 0; from < n; from++) {
+            java.util.ArrayDeque<Held> q = pausedCtbcast[r][from];
+            if (q.size() > config.tail()) {
+                long first = q.peekFirst().k();
+                while (q.size() > config.tail()) {
+                    q.pollFirst();
+                }
+                replicas[r].onCtbcastGap(from, first, q.peekFirst().k());
+            }
+            for (Held h : q) {
+                replicas[r].onCtbcastDeliver(from, h.k(), new UnsafeBuffer(h.m()), 0, h.m().length);
+            }
+            q.clear();
+        }
+        List<Runnable> inbox = new ArrayList<>(pausedInbox[r]);
+        pausedInbox[r].clear();
+        inbox.forEach(Runnable::run);
     }
 
     static final class Clock implements NanoClock {
@@ -136,9 +208,7 @@ final class ModelCluster {
                 final int r = to;
                 if (filter.pass(Kind.TBCAST, from, r, buffer, offset, length)) {
                     at(delay(), () -> {
-                        if (!crashed[r]) {
-                            replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length);
-                        }
+                        input(r, () -> replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length));
                     });
                 }
             }
@@ -170,7 +240,9 @@ final class ModelCluster {
             final int r = to;
             if (filter.pass(Kind.CTBCAST, from, r, buffer, offset, length)) {
                 at(delay(), () -> {
-                    if (!crashed[r]) {
+                    if (!crashed[r] && paused[r]) {
+                        pausedCtbcast[r][from].add(new Held(k, m));
+                    } else if (!crashed[r]) {
                         replicas[r].onCtbcastDeliver(from, k, new UnsafeBuffer(m), 0, m.length);
                     }
                 });
@@ -184,9 +256,7 @@ final class ModelCluster {
         for (int to = 0; to < n; to++) {
             final int r = to;
             at(delay(), () -> {
-                if (!crashed[r]) {
-                    replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length);
-                }
+                input(r, () -> replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length));
             });
         }
     }
@@ -197,9 +267,7 @@ final class ModelCluster {
         }
         byte[] m = copy(buffer, offset, length);
         at(delay(), () -> {
-            if (!crashed[to]) {
-                replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length);
-            }
+            input(to, () -> replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length));
         });
     }
 
@@ -215,7 +283,7 @@ final class ModelCluster {
             }
             clock.now = next;
             for (int i = 0; i < n; i++) {
-                if (!crashed[i]) {
+                if (!crashed[i] && !paused[i]) {
                     replicas[i].doWork();
                 }
             }
@@ -278,9 +346,7 @@ final class ModelCluster {
                 final int to = r;
                 if (filter.pass(Kind.REQUEST, index, to, b, 0, m.length)) {
                     at(delay(), () -> {
-                        if (!crashed[to]) {
-                            replicas[to].onClientRequest(index, new UnsafeBuffer(m), 0, m.length);
-                        }
+                        input(to, () -> replicas[to].onClientRequest(index, new UnsafeBuffer(m), 0, m.length));
                     });
                 }
             }
