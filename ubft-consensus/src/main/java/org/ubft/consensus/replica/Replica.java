@@ -36,6 +36,8 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  */
 public final class Replica {
     private static final long TICK_NANOS = 50_000;
+    /** A request pending this many request timeouts suspects the leader even while other slots progress. */
+    private static final long CENSORSHIP_FACTOR = 8;
 
     private final ReplicaConfig config;
     private final int self;
@@ -65,6 +67,8 @@ public final class Replica {
     private long newViewSentFor = -1;
     private int viewChangeAttempts;
     private long suspicionBase;
+    /** When this replica last executed a slot (or the view changed): leader suspicion needs no progress. */
+    private long lastProgress;
 
     // --- checkpoint (Algorithm 2 line 6): open slots [checkpointSeq, checkpointSeq + W) ---
     private long checkpointSeq;
@@ -437,6 +441,7 @@ public final class Replica {
         }
         fetching = false;
         nextExec = seq;
+        lastProgress = clock.nanoTime();
         ownState = state;
         System.arraycopy(checkpointDigest, 0, ownStateDigest, 0, DIGEST_BYTES); // state transfer verified it
         ownStateSeq = seq;
@@ -861,6 +866,7 @@ public final class Replica {
             }
             execute(i);
             nextExec++;
+            lastProgress = clock.nanoTime();
             if (nextExec == checkpointSeq + window) {
                 certifyCheckpoint();
             }
@@ -1491,14 +1497,21 @@ public final class Replica {
         for (int c = 0; c < config.clients(); c++) {
             long last = clientTable.lastExecuted(c);
             long k = last + 1;
-            if (pending.holds(c, k) && now - Math.max(pending.arrival(c, k), suspicionBase) >= config.requestTimeoutNanos()) {
-                suspect();
-                return work + 1;
+            long timeout = config.requestTimeoutNanos();
+            // a replica that is merely behind but executing does not suspect, unless a request waits far too long
+            // (a leader that proposes others' requests and not this one's)
+            boolean stalled = now - lastProgress >= timeout;
+            if (pending.holds(c, k)) {
+                long waited = now - Math.max(pending.arrival(c, k), suspicionBase);
+                if ((waited >= timeout && stalled) || waited >= CENSORSHIP_FACTOR * timeout) {
+                    suspect();
+                    return work + 1;
+                }
             }
             if (farAheadSince[c] != 0) {
                 if (farAheadNumber[c] <= last) {
                     farAheadSince[c] = 0; // caught up
-                } else if (now - Math.max(farAheadSince[c], suspicionBase) >= config.requestTimeoutNanos()) {
+                } else if (stalled && now - Math.max(farAheadSince[c], suspicionBase) >= timeout) {
                     farAheadSince[c] = 0;
                     suspect();
                     return work + 1;
