@@ -15,7 +15,10 @@ import java.util.Arrays;
  * <p>Tail-validity covers only the last t identifiers of a broadcaster. When a message arrives t or more
  * identifiers ahead of the next expected one, the messages before {@code k - t + 1} may never come: the
  * wrapper delivers those it holds, in order, reports each missing run to the {@link GapListener} and goes
- * on from there. (Consensus fills such gaps safely with summaries, Algorithm 4; a Byzantine broadcaster can
+ * on from there, delivering at once what it holds after the gap. A message among the first t of a run that starts at
+ * an epoch ({@link CtbcastNode#startAt}, identifiers with {@value CtbcastNode#EPOCH_SHIFT} low bits clear) skips to
+ * the epoch: the first message ever heard from a broadcaster, if it is one of these, is no gap; after a broadcaster's
+ * restart, the gap ends at its new epoch. (Consensus fills such gaps safely with summaries, Algorithm 4; a Byzantine broadcaster can
  * cause gaps, never a second delivery of an identifier or a delivery out of order.)
  */
 public final class FifoDelivery implements DeliverHandler {
@@ -76,7 +79,16 @@ public final class FifoDelivery implements DeliverHandler {
             return;
         }
         if (k >= next[broadcaster] + t) {
-            skipTo(broadcaster, k - t + 1);
+            long target = k - t + 1;
+            long epoch = k & -(1L << CtbcastNode.EPOCH_SHIFT);
+            if (k - epoch <= t && epoch + 1 > target) {
+                // Among the first t of a run that started at an epoch (CtbcastNode#startAt): the broadcaster restarted,
+                // and the identifiers just below its new epoch were never sent. Waiting for them would hold this
+                // run's first messages back until t more arrived.
+                target = epoch + 1;
+            }
+            skipTo(broadcaster, target);
+            drain(broadcaster); // messages held at and after the new next go out now, not one per later arrival
         }
         if (k == next[broadcaster]) {
             downstream.deliver(k, message, offset, length, broadcaster);

@@ -95,12 +95,36 @@ class FifoDeliveryTest {
         arrive(0, epoch + 1);
         assertEquals(List.of("0:" + (epoch + 1), "0:" + (epoch + 2)), out);
         assertEquals(List.of(), gaps);
-        // broadcaster 0 restarts with a later epoch: what it sent before is unknown here, so that is a gap
+        // broadcaster 0 restarts with a later epoch: what it sent before is unknown here, so that is a gap, up to the
+        // new epoch and no further; the new run's messages go out as they come, the first one at once
         long later = 9L << CtbcastNode.EPOCH_SHIFT;
         arrive(0, later + 1);
+        assertEquals(List.of("0:" + (epoch + 3) + "-" + (later + 1)), gaps);
+        assertEquals("0:" + (later + 1), out.get(out.size() - 1));
+        arrive(0, later + 3);
+        arrive(0, later + 2);
+        assertEquals(List.of("0:" + (later + 1), "0:" + (later + 2), "0:" + (later + 3)), out.subList(2, 5));
         assertEquals(1, gaps.size(), gaps.toString());
         // a receiver that first hears a broadcaster far into its run missed its earlier messages: a gap too
         arrive(1, epoch + 100);
         assertEquals("1:" + 1 + "-" + (epoch + 100 - T + 1), gaps.get(1));
+    }
+
+    @Test
+    void whatIsHeldAfterAGapGoesOutAtOnce() {
+        arrive(0, 1);
+        for (long k = 3; k <= 9; k++) {
+            arrive(0, k); // held: 2 is missing
+        }
+        assertEquals(List.of("0:1"), out);
+        arrive(0, 12); // 12 >= next (2) + T: 2, 3 and 4 fall out of the tail wait; 5 .. 9 are held, 10 and 11 missing
+        assertEquals(List.of("0:2-3"), gaps);
+        assertEquals(List.of("0:1", "0:3", "0:4", "0:5", "0:6", "0:7", "0:8", "0:9"), out,
+            "everything held up to the next missing identifier goes out with the skip, not one per later arrival");
+        assertEquals(10, fifo.nextK(0));
+        arrive(0, 11);
+        arrive(0, 10);
+        assertEquals(List.of("0:10", "0:11", "0:12"), out.subList(8, 11));
+        assertEquals(0, fifo.late());
     }
 }
