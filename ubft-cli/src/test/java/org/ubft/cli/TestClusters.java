@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Writes cluster files for tests that start real processes: free loopback ports, a private shm directory. */
 final class TestClusters {
@@ -19,16 +21,27 @@ final class TestClusters {
      * {@code deltaMicros} and every endpoint on a port that was free a moment ago.
      */
     static Path write(String fabric, int deltaMicros) {
+        return write(fabric, deltaMicros, Map.of());
+    }
+
+    /**
+     * {@link #write(String, int)} with {@code extra} keys added (or replacing the defaults above, e.g.
+     * {@code consensus.window}, {@code consensus.request.timeout.ms}, {@code ctbcast.tail}).
+     */
+    static Path write(String fabric, int deltaMicros, Map<String, String> extra) {
         Path dir = ChildProcess.tempDir("ubft-cluster");
         StringBuilder sb = new StringBuilder();
         sb.append("cluster.name = test-").append(fabric).append('\n');
         sb.append("fabric = ").append(fabric).append('\n');
         sb.append("fabric.shm.dir = ").append(dir.resolve("shm")).append('\n');
         sb.append("keys.dir = ").append(dir.resolve("keys")).append('\n');
-        sb.append("ctbcast.tail = 16\n");
-        sb.append("register.delta.us = ").append(deltaMicros).append('\n');
-        sb.append("fabric.op.timeout.ms = 500\n");
-        sb.append("idle.strategy = sleeping\n");
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("ctbcast.tail", "16");
+        keys.put("register.delta.us", Integer.toString(deltaMicros));
+        keys.put("fabric.op.timeout.ms", "500");
+        keys.put("idle.strategy", "sleeping");
+        keys.putAll(extra);
+        keys.forEach((k, v) -> sb.append(k).append(" = ").append(v).append('\n'));
         for (String role : new String[] {"replica", "memnode"}) {
             for (int i = 0; i < 3; i++) {
                 sb.append(role).append('.').append(i).append(" = 127.0.0.1:").append(freePort()).append('\n');

@@ -219,12 +219,16 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * The counters, one parseable line: {@code replica-N counters: fast_path=F slow_path=S decided_slots=.. ...} with
      * the consensus core's {@link org.ubft.consensus.replica.ReplicaCounters} (decisions by path, view changes,
      * checkpoints, dropped messages by reason) and the runtime's (CTBcast gaps and late deliveries, malformed link
-     * envelopes, messages on each stream).
+     * envelopes, messages on each stream), then where it stands: {@code view=V executed_up_to=S checkpoint=C
+     * state_digest=HEX} ({@link Replica#executedUpTo()}, {@link Replica#stateDigest()}: replicas that executed the
+     * same slots report the same digest).
      */
     public String countersLine() {
         var c = replica.counters();
         return roleName() + " counters: fast_path=" + c.fastDecisions() + " slow_path=" + c.slowDecisions()
-            + " " + c + " dropped_total=" + c.droppedTotal()
+            + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
+            + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
+            + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
             + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
             + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()
