@@ -52,6 +52,11 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             description = "Consensus path tried first: fast (slow path on timeout) or slow only (default: ${DEFAULT-VALUE}).")
     private String path;
 
+    @Option(names = "--status-every-ms", defaultValue = "0", paramLabel = "MS",
+            description = "Also log the counters every MS milliseconds while running, as 'replica-N status: ...'"
+                + " (0, the default: only at exit).")
+    private long statusEveryMillis;
+
     @Option(names = "--unreplicated",
             description = "Run the unreplicated baseline server instead (no consensus, no memory nodes); --id must be 0.")
     private boolean unreplicated;
@@ -89,6 +94,9 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 + config.fabric().configName() + " app=" + app + " path=" + path + " n=" + config.n()
                 + " window=" + config.consensusWindow() + " tail=" + config.ctbcastTail();
             counters = node::countersLine;
+            if (statusEveryMillis > 0) {
+                agent = withStatus(node, statusEveryMillis, out);
+            }
         }
         AgentRunner runner = new AgentRunner(config.newIdleStrategy(), e -> {
             failure.compareAndSet(null, e);
@@ -108,5 +116,35 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             return 1;
         }
         return 0;
+    }
+
+    /** {@code node} that also prints its counters line as a status line every {@code millis}, on its own thread. */
+    private static Agent withStatus(ReplicaNode node, long millis, PrintWriter out) {
+        long period = millis * 1_000_000L;
+        return new Agent() {
+            private long next = System.nanoTime() + period;
+
+            @Override
+            public int doWork() {
+                int work = node.doWork();
+                long now = System.nanoTime();
+                if (now - next >= 0) {
+                    next = now + period;
+                    out.println(node.countersLine().replaceFirst(" counters: ", " status: "));
+                    out.flush();
+                }
+                return work;
+            }
+
+            @Override
+            public String roleName() {
+                return node.roleName();
+            }
+
+            @Override
+            public void onClose() {
+                node.onClose();
+            }
+        };
     }
 }

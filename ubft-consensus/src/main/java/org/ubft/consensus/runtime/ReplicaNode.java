@@ -50,6 +50,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final Replica replica;
     private final ReplicaConfig config;
     private final StateTransfer transfer;
+    /** Direct-stream messages by their first byte (the consensus message type), received and sent: diagnostics. */
+    private final long[] directIn = new long[256];
+    private final long[] directOut = new long[256];
     private boolean closed;
 
     /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
@@ -132,7 +135,12 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.consensusTbcast = new Tbcast(ctbcast.links(), first, ctbcast.tbcastConfig(),
             (from, index, m, off, len) -> core().onTbcastDeliver(from, m, off, len));
         this.direct = new DirectStream(ctbcast.links(), first + 1,
-            (from, m, off, len) -> core().onDirect(from, m, off, len));
+            (from, m, off, len) -> {
+                if (len > 0) {
+                    directIn[m.getByte(off) & 0xFF]++;
+                }
+                core().onDirect(from, m, off, len);
+            });
         this.clientLinks = ClientLinks.forReplica(router, clock, self, cluster.clientCount(),
             ClientLinks.defaultConfig(cluster), (client, m, off, len) -> core().onClientRequest(client, m, off, len));
         Output output = new Output();
@@ -160,6 +168,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
 
         @Override
         public void send(int to, DirectBuffer buffer, int offset, int length) {
+            if (length > 0) {
+                directOut[buffer.getByte(offset) & 0xFF]++;
+            }
             direct.send(to, buffer, offset, length);
         }
 
@@ -232,7 +243,19 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
             + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
             + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()
-            + " client_malformed=" + clientLinks.malformed() + " ctbcast={" + ctbcast.counters() + "}";
+            + " client_malformed=" + clientLinks.malformed() + " direct_in={" + byType(directIn) + "} direct_out={"
+            + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}";
+    }
+
+    /** {@code type:count} of the non-zero entries, {@link org.ubft.consensus.wire.ConsensusWire} type numbers. */
+    private static String byType(long[] counts) {
+        StringBuilder sb = new StringBuilder();
+        for (int type = 0; type < counts.length; type++) {
+            if (counts[type] != 0) {
+                sb.append(sb.length() == 0 ? "" : ",").append(type).append(':').append(counts[type]);
+            }
+        }
+        return sb.toString();
     }
 
     @Override
