@@ -134,4 +134,105 @@ class ReplicaNodeTest {
             node.close();
         }
     }
+
+    /**
+     * What {@link ReplicaNode#open} does for a process: every node starts its outgoing indices at its own epoch. A
+     * follower crashes and comes back as a new node (empty memory) at a later epoch: its peers hear it again (its
+     * CTBcast stream's TBcast reaches them at the new epoch), it catches up, and it answers the client again.
+     */
+    @Test
+    void aFollowerRestartedAtALaterEpochIsHeardAgainAndAnswersAgain(@TempDir Path dir) {
+        ClusterConfig c = cluster(dir, 32, 16);
+        KeyGenerator.generate(c, false);
+        SimNetwork net = new SimNetwork(12);
+        for (int j = 0; j < c.memnodeCount(); j++) {
+            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(c), c.replicaIds());
+        }
+        ReplicaNode[] nodes = new ReplicaNode[c.n()];
+        for (int i = 0; i < c.n(); i++) {
+            nodes[i] = node(net, c, i, (100L + i) << CtbcastNode.EPOCH_SHIFT);
+        }
+        Map<Long, List<Integer>> repliers = new HashMap<>();
+        CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
+        ClientLinks client = ClientLinks.forClient(router, net.clock(), 0, c.n(), ClientLinks.defaultConfig(c),
+            (replica, b, off, len) -> {
+                if (ClientWire.replyLength(b, off, len, 1024) > 0) {
+                    long number = ClientWire.number(b, off);
+                    assertEquals(new StringBuilder("req-" + number).reverse().toString(),
+                        b.getStringWithoutLengthAscii(off + ClientWire.HEADER_BYTES, ClientWire.bodyLength(b, off)));
+                    repliers.computeIfAbsent(number, k -> new ArrayList<>()).add(replica);
+                }
+            });
+        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
+        long number = 0;
+        for (int phase = 0; phase < 3; phase++) {
+            if (phase == 1) {
+                net.crash(NodeId.replica(2));
+                nodes[2].close();
+                nodes[2] = null;
+            } else if (phase == 2) {
+                nodes[2] = node(net, c, 2, 200L << CtbcastNode.EPOCH_SHIFT);
+            }
+            for (int r = 0; r < 40; r++) {
+                number++;
+                UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
+                int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
+                final long n = number;
+                long deadline = net.nanoTime() + 5_000_000_000L;
+                boolean answered = false;
+                while (!answered && net.nanoTime() < deadline) { // the client retransmits every 50 ms
+                    for (int to = 0; to < c.n(); to++) {
+                        client.send(to, out, 0, len);
+                    }
+                    answered = net.runUntil(() -> {
+                        step(nodes, client);
+                        return repliers.getOrDefault(n, List.of()).size() >= c.f() + 1;
+                    }, 50_000_000L);
+                }
+                assertTrue(answered, "phase " + phase + ": request " + number + " not answered; " + lines(nodes));
+            }
+        }
+        long last = number;
+        boolean caughtUp = net.runUntil(() -> {
+            step(nodes, client);
+            return repliers.get(last).contains(2);
+        }, 5_000_000_000L);
+        assertTrue(caughtUp, "the restarted replica-2 never answered request " + last + "; " + lines(nodes));
+        for (int p = 0; p < 2; p++) {
+            assertTrue(nodes[p].ctbcast().stream(2).highestSeen(2) > 200L << CtbcastNode.EPOCH_SHIFT,
+                "replica-" + p + " did not hear the restarted replica-2's CTBcast stream: " + lines(nodes));
+        }
+        assertTrue(nodes[2].replica().counters().stateTransfers() >= 1, "caught up by state transfer: " + lines(nodes));
+        for (ReplicaNode node : nodes) {
+            node.close();
+        }
+    }
+
+    private static ReplicaNode node(SimNetwork net, ClusterConfig c, int i, long epoch) {
+        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
+        ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
+            ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
+            net.clock());
+        node.startAt(epoch);
+        return node;
+    }
+
+    private static void step(ReplicaNode[] nodes, ClientLinks client) {
+        for (ReplicaNode node : nodes) {
+            if (node != null) {
+                node.doWork();
+            }
+        }
+        client.doWork();
+    }
+
+    private static String lines(ReplicaNode[] nodes) {
+        StringBuilder sb = new StringBuilder();
+        for (ReplicaNode node : nodes) {
+            if (node != null) {
+                sb.append('\n').append(node.countersLine());
+            }
+        }
+        return sb.toString();
+    }
 }
