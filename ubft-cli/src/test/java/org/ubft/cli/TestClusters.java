@@ -42,12 +42,14 @@ final class TestClusters {
         keys.put("idle.strategy", "sleeping");
         keys.putAll(extra);
         keys.forEach((k, v) -> sb.append(k).append(" = ").append(v).append('\n'));
+        int[] ports = freePorts(7);
+        int p = 0;
         for (String role : new String[] {"replica", "memnode"}) {
             for (int i = 0; i < 3; i++) {
-                sb.append(role).append('.').append(i).append(" = 127.0.0.1:").append(freePort()).append('\n');
+                sb.append(role).append('.').append(i).append(" = 127.0.0.1:").append(ports[p++]).append('\n');
             }
         }
-        sb.append("client.0 = 127.0.0.1:").append(freePort()).append('\n');
+        sb.append("client.0 = 127.0.0.1:").append(ports[p]).append('\n');
         try {
             Path file = dir.resolve("cluster.properties");
             Files.writeString(file, sb.toString());
@@ -58,11 +60,31 @@ final class TestClusters {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /**
+     * {@code count} distinct ports that were free a moment ago: all held open until each is chosen, since a port
+     * closed at once can be handed out again by the next bind (two nodes on one endpoint fail the cluster check).
+     */
+    private static int[] freePorts(int count) {
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
         } catch (IOException e) {
             throw new AssertionError(e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // the port was only reserved
+                    }
+                }
+            }
         }
     }
 }
