@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,6 +49,8 @@ class ReplicatedFaultsTest {
      */
     private static final int IN_FLIGHT = 4;
     private static final int PAYLOAD = 32;
+    /** The replicas log their counters this often while running ('replica-N status: ...'), for the diagnosis. */
+    private static final long STATUS_EVERY_MS = 5_000;
     private static final Pattern COUNTERS = Pattern.compile("replica-(\\d) counters: .*");
 
     private ClusterProcesses processes;
@@ -80,7 +84,7 @@ class ReplicatedFaultsTest {
 
     private int startReplica(Path file, int i, String path) {
         return processes.start(NodeId.toString(NodeId.replica(i)), "replica", "--config", file.toString(), "--id",
-            Integer.toString(i), "--app", "flip", "--path", path);
+            Integer.toString(i), "--app", "flip", "--path", path, "--status-every-ms", Long.toString(STATUS_EVERY_MS));
     }
 
     /** What the client saw. */
@@ -100,6 +104,13 @@ class ReplicatedFaultsTest {
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         SplittableRandom random = new SplittableRandom(42);
         long t0 = System.nanoTime();
+        ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "progress");
+            thread.setDaemon(true);
+            return thread;
+        });
+        progress.scheduleAtFixedRate(() -> log.printf("client: %d ms, %d acknowledged%n",
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), acknowledged.get()), 1, 1, TimeUnit.SECONDS);
         try (UbftClient client = UbftClient.connect(config, 0, options)) {
             Semaphore window = new Semaphore(IN_FLIGHT);
             for (int i = 0; i < requests && failures.isEmpty(); i++) {
@@ -123,6 +134,8 @@ class ReplicatedFaultsTest {
                 failures.add("the last requests got no answer within 60 s");
             }
             log.println("client: " + client.counters());
+        } finally {
+            progress.shutdownNow();
         }
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         log.printf("client: %d of %d requests acknowledged in %d ms%n", acknowledged.get(), requests, elapsed);
