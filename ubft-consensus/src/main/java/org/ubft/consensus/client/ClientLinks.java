@@ -34,8 +34,12 @@ import org.ubft.fabric.CompletionRouter;
 public final class ClientLinks {
     /** The one stream id on client links. */
     public static final int STREAM_ID = 1;
-    /** Slots of each client link channel in {@link #defaultConfig(ClusterConfig)}. */
-    public static final int DEFAULT_CHANNEL_SLOTS = 8;
+    /**
+     * Slots of each client link channel in {@link #defaultConfig(ClusterConfig)}: room for the replies to twice the
+     * requests a client keeps in flight at a consensus batch's worth (8), since a reply the client has not read when
+     * its slot is written again is lost, and a replica answers a retransmission only for the client's last request.
+     */
+    public static final int DEFAULT_CHANNEL_SLOTS = 16;
     /** Tag base of {@link #defaultConfig(ClusterConfig)}: far above the replica group's links (tags from 16). */
     public static final int DEFAULT_TAG_BASE = 4096;
 
