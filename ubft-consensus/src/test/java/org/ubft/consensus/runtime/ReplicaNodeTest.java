@@ -1,6 +1,7 @@
 package org.ubft.consensus.runtime;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ubft.common.NodeId;
@@ -142,6 +143,26 @@ class ReplicaNodeTest {
      */
     @Test
     void aFollowerRestartedAtALaterEpochIsHeardAgainAndAnswersAgain(@TempDir Path dir) {
+        restartAFollower(dir, false);
+    }
+
+    /**
+     * {@link #aFollowerRestartedAtALaterEpochIsHeardAgainAndAnswersAgain}, then the leader crashes: the restarted
+     * replica and the other follower must make progress together in a new view.
+     */
+    @Disabled("Replica/Summaries bug: the peers of a restarted replica never process its CTBcast messages again, and it"
+        + " may CTBcast only t messages after its restart. FifoDelivery reports the restart as a gap (old next .. new"
+        + " epoch); Summaries.onGap sets afterGap with needK = the new epoch; a SUMMARY of the restarted replica never"
+        + " forms, since a receiver certifies a broadcaster's state only while it has no gap for it (Summaries.delivered"
+        + " via processCtbcast; onSharesRequest: !p.afterGap) and both peers have one. Here, after the leader's crash:"
+        + " replica-2 view=0 suspicions=1 (its SEAL_VIEW/COMMITs deferred: mayBroadcast() false), replica-1 alone in"
+        + " view 9, SUMMARY_REQUEST 1 -> 2 about 5000 and SHARES_REQUEST 2 -> 1 about 9600 in 5 simulated seconds")
+    @Test
+    void aRestartedFollowerTakesPartInTheViewChangeAfterTheLeaderCrashes(@TempDir Path dir) {
+        restartAFollower(dir, true);
+    }
+
+    private static void restartAFollower(Path dir, boolean thenCrashTheLeader) {
         ClusterConfig c = cluster(dir, 32, 16);
         KeyGenerator.generate(c, false);
         SimNetwork net = new SimNetwork(12);
@@ -175,21 +196,8 @@ class ReplicaNodeTest {
             }
             for (int r = 0; r < 40; r++) {
                 number++;
-                UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
-                int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
-                final long n = number;
-                long deadline = net.nanoTime() + 5_000_000_000L;
-                boolean answered = false;
-                while (!answered && net.nanoTime() < deadline) { // the client retransmits every 50 ms
-                    for (int to = 0; to < c.n(); to++) {
-                        client.send(to, out, 0, len);
-                    }
-                    answered = net.runUntil(() -> {
-                        step(nodes, client);
-                        return repliers.getOrDefault(n, List.of()).size() >= c.f() + 1;
-                    }, 50_000_000L);
-                }
-                assertTrue(answered, "phase " + phase + ": request " + number + " not answered; " + lines(nodes));
+                assertTrue(answer(net, nodes, client, out, repliers, number, c.f() + 1),
+                    "phase " + phase + ": request " + number + " not answered; " + lines(nodes));
             }
         }
         long last = number;
@@ -203,9 +211,40 @@ class ReplicaNodeTest {
                 "replica-" + p + " did not hear the restarted replica-2's CTBcast stream: " + lines(nodes));
         }
         assertTrue(nodes[2].replica().counters().stateTransfers() >= 1, "caught up by state transfer: " + lines(nodes));
-        for (ReplicaNode node : nodes) {
-            node.close();
+        if (thenCrashTheLeader) {
+            net.crash(NodeId.replica(0));
+            nodes[0].close();
+            nodes[0] = null;
+            for (int r = 0; r < 40; r++) {
+                number++;
+                assertTrue(answer(net, nodes, client, out, repliers, number, c.f() + 1),
+                    "after the leader's crash: request " + number + " not answered; " + lines(nodes));
+            }
         }
+        for (ReplicaNode node : nodes) {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    /** Sends request {@code number} to every replica every 50 ms until {@code replies} replicas answered it (5 s). */
+    private static boolean answer(SimNetwork net, ReplicaNode[] nodes, ClientLinks client, UnsafeBuffer out,
+                                  Map<Long, List<Integer>> repliers, long number, int replies) {
+        UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
+        int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
+        long deadline = net.nanoTime() + 5_000_000_000L;
+        boolean answered = false;
+        while (!answered && net.nanoTime() < deadline) {
+            for (int to = 0; to < nodes.length; to++) {
+                client.send(to, out, 0, len);
+            }
+            answered = net.runUntil(() -> {
+                step(nodes, client);
+                return repliers.getOrDefault(number, List.of()).size() >= replies;
+            }, 50_000_000L);
+        }
+        return answered;
     }
 
     private static ReplicaNode node(SimNetwork net, ClusterConfig c, int i, long epoch) {
