@@ -77,7 +77,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
 
     /**
      * Opens replica {@code self}'s fabric of {@code cluster} and its keys (consensus signatures and CTBcast's, both
-     * synchronous on this thread) and wires the replica.
+     * synchronous on this thread) and wires the replica, its outgoing indices from {@link CtbcastNode#wallClockEpoch()}
+     * ({@link #startAt}): a process restarted later is heard again by peers and clients that hold its old indices
+     * (this needs a wall clock that does not go back between the two runs).
      */
     public static ReplicaNode open(ClusterConfig cluster, int self, StateMachine app, ReplicaConfig.Path path,
                                    NanoClock clock) {
