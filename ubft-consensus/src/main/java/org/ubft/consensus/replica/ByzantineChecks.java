@@ -1,5 +1,10 @@
 package org.ubft.consensus.replica;
 
+import org.agrona.DirectBuffer;
+import org.ubft.consensus.wire.ConsensusWire;
+
+import java.nio.ByteOrder;
+
 /**
  * CTBcast's Byzantine checks, paper Algorithm 5: one named predicate per message kind, over what this replica knows of
  * the broadcaster ({@link PeerState}, delivered in FIFO order). A message that fails its predicate is dropped and
@@ -80,5 +85,30 @@ final class ByzantineChecks {
         return leader(p.view) == p.replica // line 20
             && p.messagesInView == 0 // line 21: p's first non-CHECKPOINT message in this view
             && v == p.view; // line 24 (the certificates must be about state[p].view)
+    }
+
+    /**
+     * Whether {@code k} shares at {@code at} (u16 signer, 64-byte signature each) are valid signatures of f+1 or more
+     * distinct replicas on {@code statement[0, statementLength)}: the certificates of COMMIT, CHECKPOINT, NEW_VIEW and
+     * SUMMARY. {@code signature} is scratch.
+     */
+    static boolean validShares(ConsensusCrypto crypto, int n, int quorum, DirectBuffer buffer, int at, int k,
+                               byte[] statement, int statementLength, byte[] signature) {
+        if (k < quorum || k > n) {
+            return false;
+        }
+        long signers = 0;
+        for (int j = 0; j < k; j++) {
+            int signer = buffer.getShort(at + j * ConsensusWire.SHARE_BYTES, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+            if (signer >= n || (signers & (1L << signer)) != 0) {
+                return false;
+            }
+            signers |= 1L << signer;
+            buffer.getBytes(at + j * ConsensusWire.SHARE_BYTES + 2, signature, 0, ConsensusWire.SIGNATURE_BYTES);
+            if (!crypto.verifyReplica(signer, statement, 0, statementLength, signature, 0)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -3,8 +3,10 @@ package org.ubft.consensus.replica;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.consensus.wire.Reader;
 import org.ubft.consensus.wire.Writer;
 
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -180,7 +182,7 @@ final class PeerState {
                 count++;
             }
         }
-        w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
+        w.buffer().putShort(countAt, (short) count, ByteOrder.LITTLE_ENDIAN);
         return w.position() - start;
     }
 
@@ -212,7 +214,7 @@ final class PeerState {
                     count++;
                 }
             }
-            w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
+            w.buffer().putShort(countAt, (short) count, ByteOrder.LITTLE_ENDIAN);
         }
         return w.position() - start;
     }
@@ -228,7 +230,7 @@ final class PeerState {
                 count++;
             }
         }
-        w.buffer().putShort(countAt, (short) count, java.nio.ByteOrder.LITTLE_ENDIAN);
+        w.buffer().putShort(countAt, (short) count, ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -237,7 +239,7 @@ final class PeerState {
      *
      * @return whether the bytes were a well-formed summary of this broadcaster
      */
-    boolean applySummary(org.agrona.DirectBuffer b, int offset, int length, org.ubft.consensus.wire.Reader r,
+    boolean applySummary(DirectBuffer b, int offset, int length, Reader r,
                          int maxSharesBytes) {
         if (!validSummary(b, offset, length, r, maxSharesBytes)) {
             return false;
@@ -284,7 +286,7 @@ final class PeerState {
         return true;
     }
 
-    private boolean validSummary(org.agrona.DirectBuffer b, int offset, int length, org.ubft.consensus.wire.Reader r,
+    private boolean validSummary(DirectBuffer b, int offset, int length, Reader r,
                                  int maxSharesBytes) {
         r.wrap(b, offset, length);
         if (r.u16() != replica) {

@@ -67,7 +67,7 @@ public final class Replica {
     private long newViewSentFor = -1;
     private int viewChangeAttempts;
     private long suspicionBase;
-    /** When this replica last executed a slot (or the view changed): leader suspicion needs no progress. */
+    /** When this replica last executed a slot (or restored a checkpoint): leader suspicion needs no progress. */
     private long lastProgress;
 
     // --- checkpoint (Algorithm 2 line 6): open slots [checkpointSeq, checkpointSeq + W) ---
@@ -108,6 +108,11 @@ public final class Replica {
     private final long[] sentCertify;
     private final long[] sentCommit;
     private final long[] batchAskedAt;
+    /** Batches known by digest only may be missing (a summary or a NEW_VIEW said so): askForBatches scans. */
+    private boolean batchesByDigest;
+    /** BATCH_REQUESTs answered per replica in the current interval (a requester gets at most W an interval). */
+    private final int[] batchAnswers;
+    private long batchAnswersSince;
     private final long[] shareView;
     private final byte[] shareDigest;
     private final byte[] shareSig;
@@ -367,6 +372,7 @@ public final class Replica {
 
     /** Algorithm 4, lines 11-16: state[p] was replaced by a summary; act on what it says p did meanwhile. */
     private void afterSummary(PeerState p, long oldView) {
+        batchesByDigest = true; // its commits and prepares carry digests only
         if (p.view > oldView) {
             sendCrtfyVc(p); // as on p's SEAL_VIEW (Algorithm 3, line 11)
             joinViews();
@@ -812,7 +818,7 @@ public final class Replica {
                 }
             }
             if (matching >= config.quorum()) {
-                decideWithBatch(s, pa.commitView[ia], pa.commitDigest, ia * 32);
+                decideWithBatch(s, pa.commitDigest, ia * 32);
                 return;
             }
         }
@@ -823,19 +829,29 @@ public final class Replica {
      * COMMIT that carried it or from the PREPARE here. COMMITs learnt from a summary carry only the digest; if no batch
      * is here the slot waits (for a COMMIT with its batch, or for a checkpoint and state transfer).
      */
-    private void decideWithBatch(long s, long v, byte[] digests, int at) {
-        for (PeerState q : peers) {
+    private void decideWithBatch(long s, byte[] digests, int at) {
+        PeerState q = commitWithBatch(s, digests, at);
+        if (q != null) {
             int qi = q.index(s);
-            if (q.hasCommit(s) && q.commitLength[qi] >= 0 && q.commitView[qi] == v
-                && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, digests, at, at + 32)) {
-                decide(s, q.commitBatch, qi * maxBatchBytes, q.commitLength[qi], false);
-                return;
-            }
+            decide(s, q.commitBatch, qi * maxBatchBytes, q.commitLength[qi], false);
+            return;
         }
         int i = slot(s);
         if (prepLength[i] > 0 && Arrays.equals(prepDigest, i * 32, i * 32 + 32, digests, at, at + 32)) {
             decide(s, prepBatch, i * maxBatchBytes, prepLength[i], false);
         }
+    }
+
+    /** A broadcaster whose COMMIT for slot s carried the batch of digest {@code d[at..]} (a digest fixes the batch). */
+    private PeerState commitWithBatch(long s, byte[] d, int at) {
+        for (PeerState q : peers) {
+            int qi = q.index(s);
+            if (q.hasCommit(s) && q.commitLength[qi] >= 0
+                && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, d, at, at + 32)) {
+                return q;
+            }
+        }
+        return null;
     }
 
     /** Decide(s, req), triggered once per slot. */
@@ -1049,14 +1065,13 @@ public final class Replica {
         counters.suspicions++;
         // the next view, or the lowest higher view another replica is already in (so that replicas that suspected
         // at different times meet in one view instead of climbing apart)
-        long target = view + 1;
-        long lowestHigher = Long.MAX_VALUE;
+        long target = Long.MAX_VALUE;
         for (PeerState p : peers) {
             if (p.replica != self && p.view > view) {
-                lowestHigher = Math.min(lowestHigher, p.view);
+                target = Math.min(target, p.view);
             }
         }
-        changeView(lowestHigher != Long.MAX_VALUE ? Math.max(target, lowestHigher) : target);
+        changeView(target != Long.MAX_VALUE ? target : view + 1);
     }
 
     /** Algorithm 3, lines 3-6: ChangeView() towards {@code target}. */
@@ -1418,15 +1433,11 @@ public final class Replica {
         if (kind == PeerState.COMMITTED) {
             int idx = leader.index(s);
             batch = null;
-            for (PeerState q : peers) {
-                int qi = q.index(s);
-                if (q.hasCommit(s) && q.commitLength[qi] >= 0
-                    && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
-                    batch = q.commitBatch;
-                    offset = qi * maxBatchBytes;
-                    length = q.commitLength[qi];
-                    break;
-                }
+            PeerState q = commitWithBatch(s, leader.newViewDigest, idx * 32);
+            if (q != null) {
+                batch = q.commitBatch;
+                offset = q.index(s) * maxBatchBytes;
+                length = q.commitLength[q.index(s)];
             }
             if (batch == null) {
                 int i = slot(s);
@@ -1453,6 +1464,7 @@ public final class Replica {
             }
             if (batch == null) {
                 fillWaiting = s; // the committed batch is known here by digest only: fetch it (askForBatches)
+                batchesByDigest = true;
                 System.arraycopy(leader.newViewDigest, idx * 32, fillWantDigest, 0, DIGEST_BYTES);
                 return false;
             }
@@ -1592,12 +1604,17 @@ public final class Replica {
 
     /** Asks the others for the batches this replica knows only by digest (at most once per retry interval a slot). */
     private int askForBatches(long now) {
+        if (!batchesByDigest) {
+            return 0;
+        }
         int work = 0;
+        boolean missing = false;
         long retry = Math.max(1_000_000, config.slowPathTimeoutNanos());
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window; s++) {
             if (!missingBatch(s)) {
                 continue;
             }
+            missing = true;
             int i = slot(s);
             if (now - batchAskedAt[i] < retry && batchAskedAt[i] != 0) {
                 continue;
@@ -1611,11 +1628,9 @@ public final class Replica {
             }
             work++;
         }
+        batchesByDigest = missing;
         return work;
     }
-
-    private final int[] batchAnswers;
-    private long batchAnswersSince;
 
     /** Another replica asks for the batch of a slot by digest: answered from what this replica holds. */
     private void onBatchRequest(int from) {
@@ -1643,15 +1658,11 @@ public final class Replica {
             offset = i * maxBatchBytes;
             length = prepLength[i];
         } else {
-            for (PeerState q : peers) {
-                int qi = q.index(s);
-                if (q.hasCommit(s) && q.commitLength[qi] >= 0
-                    && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, digest2, 0, 32)) {
-                    batch = q.commitBatch;
-                    offset = qi * maxBatchBytes;
-                    length = q.commitLength[qi];
-                    break;
-                }
+            PeerState q = commitWithBatch(s, digest2, 0);
+            if (q != null) {
+                batch = q.commitBatch;
+                offset = q.index(s) * maxBatchBytes;
+                length = q.commitLength[q.index(s)];
             }
         }
         if (batch == null && i >= 0 && decided[i]) {
@@ -1784,23 +1795,8 @@ public final class Replica {
 
     /** Whether {@code k} shares at {@code at} are valid signatures of f+1 distinct replicas on the statement. */
     private boolean validShares(DirectBuffer buffer, int at, int k, int statementLength) {
-        if (k < config.quorum() || k > n) {
-            return false;
-        }
-        long signers = 0;
-        byte[] sig = new byte[SIGNATURE_BYTES];
-        for (int j = 0; j < k; j++) {
-            int signer = buffer.getShort(at + j * SHARE_BYTES, ClientWire.ORDER) & 0xFFFF;
-            if (signer >= n || (signers & (1L << signer)) != 0) {
-                return false;
-            }
-            signers |= 1L << signer;
-            buffer.getBytes(at + j * SHARE_BYTES + 2, sig, 0, SIGNATURE_BYTES);
-            if (!crypto.verifyReplica(signer, statement, 0, statementLength, sig, 0)) {
-                return false;
-            }
-        }
-        return true;
+        return ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, at, k, statement, statementLength,
+            signature);
     }
 
     private boolean verifyClient(int client, DirectBuffer buffer, int offset) {

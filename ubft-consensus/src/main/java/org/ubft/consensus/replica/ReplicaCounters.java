@@ -21,7 +21,7 @@ public final class ReplicaCounters {
         /** A request in a PREPARE that this replica could not endorse (not from the client, bad signature). */
         UNENDORSED_REQUEST,
         STALE, OUT_OF_WINDOW, BAD_CLIENT_REQUEST,
-        /** A broadcaster's message after a delivery gap, before a SUMMARY covered it (Algorithm 4). */
+        /** A broadcaster's message held after a delivery gap and pushed out by t newer ones before a SUMMARY came. */
         AFTER_GAP
     }
 

@@ -124,7 +124,7 @@ final class Summaries {
         this.counters = counters;
         this.clock = clock;
         this.host = host;
-        this.scratch = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
+        this.scratch = new UnsafeBuffer(new byte[16]); // SUMMARY_REQUEST, SHARES_REQUEST
         this.summary = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
         this.shareK = new long[2 * n];
         Arrays.fill(shareK, -1);
@@ -478,22 +478,7 @@ final class Summaries {
     }
 
     private boolean validShares(DirectBuffer buffer, int at, int c, int statementLength) {
-        if (c < quorum || c > n) {
-            return false;
-        }
-        long signers = 0;
-        for (int j = 0; j < c; j++) {
-            int signer = buffer.getShort(at + j * SHARE_BYTES, ClientWire.ORDER) & 0xFFFF;
-            if (signer >= n || (signers & (1L << signer)) != 0) {
-                return false;
-            }
-            signers |= 1L << signer;
-            buffer.getBytes(at + j * SHARE_BYTES + 2, signature, 0, SIGNATURE_BYTES);
-            if (!crypto.verifyReplica(signer, statement, 0, statementLength, signature, 0)) {
-                return false;
-            }
-        }
-        return true;
+        return ByzantineChecks.validShares(crypto, n, quorum, buffer, at, c, statement, statementLength, signature);
     }
 
     private final UnsafeBuffer digestView = new UnsafeBuffer(new byte[0]);

@@ -63,6 +63,8 @@ class SummariesTest {
         assertTrue(late.counters().gaps() >= 1, late.counters().toString());
         assertTrue(late.counters().summariesApplied() >= 1, late.counters().toString());
         assertTrue(c.replicas[0].counters().summariesFormed() >= 1);
+        // the summary's prepares and commits carry digests: their batches came by BATCH_REQUEST, digest-checked
+        assertTrue(late.counters().batchesFetched() >= 1, late.counters().toString());
         assertAgree(c, 0, 2);
         assertEquals(0, late.counters().dropped(Drop.BAD_CERTIFICATE) + late.counters().dropped(Drop.MALFORMED));
     }
