@@ -320,7 +320,6 @@ final class ModelCluster {
         long retransmitNanos = 5_000_000;
         final Map<Integer, byte[]> replies = new HashMap<>();
         final List<String> mismatches = new ArrayList<>();
-        final List<Long> latencies = new ArrayList<>();
 
         TestClient(int index) {
             this.index = index;
@@ -373,7 +372,6 @@ final class ModelCluster {
                 if (!Arrays.equals(expected, body)) {
                     mismatches.add("request " + number + " got " + new String(body));
                 }
-                latencies.add(clock.now - sentAt);
                 accepted++;
                 payload = null;
             }
