@@ -131,6 +131,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 if (now - next >= 0) {
                     next = now + period;
                     out.println(node.countersLine().replaceFirst(" counters: ", " status: "));
+                    out.println("replica-" + node.replica().self() + " state: " + node.replica().describe());
                     out.flush();
                 }
                 return work;

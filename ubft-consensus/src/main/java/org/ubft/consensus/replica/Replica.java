@@ -124,6 +124,7 @@ public final class Replica {
     private final PeerState[] peers;
     /** Algorithm 4: this replica's CTBcast stays within t of its latest summary; gaps in others' are covered. */
     private final Summaries summaries;
+    private final Complaints complaints;
     /** CTBcasts deferred while {@link Summaries#mayBroadcast()} is false (Algorithm 4, line 5). */
     private boolean checkpointToSend;
     private boolean sealToSend;
@@ -216,6 +217,7 @@ public final class Replica {
         for (int p = 0; p < n; p++) {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
+        complaints = new Complaints(n);
         summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override
@@ -432,6 +434,7 @@ public final class Replica {
             case ConsensusWire.SHARES_REQUEST -> summaries.onSharesRequest(from, buffer, offset, length);
             case ConsensusWire.BATCH_REQUEST -> onBatchRequest(from);
             case ConsensusWire.BATCH -> onBatch(buffer);
+            case ConsensusWire.COMPLAINT -> onComplaint(from);
             default -> counters.drop(Drop.UNKNOWN_TYPE);
         }
     }
@@ -1060,9 +1063,53 @@ public final class Replica {
         pending.echo(client, number, from);
     }
 
-    /** Algorithm 3, line 1: upon suspicion of leader(view). */
+    /**
+     * Algorithm 3, line 1, upon suspicion of leader(view), as a vote ({@link Complaints}): COMPLAINT to the others
+     * (again every {@code resendNanos} while the suspicion lasts), and the view changes once f+1 complained.
+     * Returns 1 if it sent or changed anything.
+     */
+    private int complain(long now, long resendNanos) {
+        complaints.record(self, view);
+        if (complaints.about(view) >= config.quorum()) {
+            suspect();
+            return 1;
+        }
+        if (!complaints.due(view, now, resendNanos)) {
+            return 0;
+        }
+        counters.complaints++;
+        writer.wrap(send, 0).u8(ConsensusWire.COMPLAINT).i64(view);
+        for (int q = 0; q < n; q++) {
+            if (q != self) {
+                out.send(q, send, 0, 9);
+            }
+        }
+        return 1;
+    }
+
+    /** A COMPLAINT about view v from {@code from}: f+1 of them about this view change it. */
+    private void onComplaint(int from) {
+        long v = reader.i64();
+        if (!reader.complete() || v < 0) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (v < view) {
+            counters.drop(Drop.STALE);
+            return;
+        }
+        complaints.record(from, v);
+        if (!changingView && complaints.about(view) >= config.quorum()) {
+            suspect();
+        }
+    }
+
+    /** Algorithm 3, line 1: upon suspicion of leader(view), by f+1 replicas. */
     private void suspect() {
         counters.suspicions++;
+        if (view > 0 && newViewDoneFor != view) {
+            viewChangeAttempts++; // this view failed: the next one waits longer for its NEW_VIEW
+        }
         // the next view, or the lowest higher view another replica is already in (so that replicas that suspected
         // at different times meet in one view instead of climbing apart)
         long target = Long.MAX_VALUE;
@@ -1498,10 +1545,9 @@ public final class Replica {
         // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
         // replicas that entered views at different times come to overlap in one; requests wait for the NEW_VIEW)
         if (view > 0 && newViewDoneFor != view) {
-            if (now - viewEnteredAt >= config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5)) {
-                viewChangeAttempts++;
-                suspect();
-                return work + 1;
+            long timeout = config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5);
+            if (now - viewEnteredAt >= timeout) {
+                return work + complain(now, timeout);
             }
             return work;
         }
@@ -1516,17 +1562,14 @@ public final class Replica {
             if (pending.holds(c, k)) {
                 long waited = now - Math.max(pending.arrival(c, k), suspicionBase);
                 if ((waited >= timeout && stalled) || waited >= CENSORSHIP_FACTOR * timeout) {
-                    suspect();
-                    return work + 1;
+                    return work + complain(now, timeout);
                 }
             }
             if (farAheadSince[c] != 0) {
                 if (farAheadNumber[c] <= last) {
                     farAheadSince[c] = 0; // caught up
                 } else if (stalled && now - Math.max(farAheadSince[c], suspicionBase) >= timeout) {
-                    farAheadSince[c] = 0;
-                    suspect();
-                    return work + 1;
+                    return work + complain(now, timeout);
                 }
             }
         }

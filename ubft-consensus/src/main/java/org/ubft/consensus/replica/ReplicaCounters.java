@@ -36,6 +36,7 @@ public final class ReplicaCounters {
     long stateTransfers;
     long proposals;
     long suspicions;
+    long complaints;
     long summariesFormed;
     long summariesApplied;
     long gaps;
@@ -93,6 +94,11 @@ public final class ReplicaCounters {
         return proposals;
     }
 
+    /** COMPLAINTs this replica sent (suspicions that changed the view are {@link #suspicions()}). */
+    public long complaints() {
+        return complaints;
+    }
+
     public long suspicions() {
         return suspicions;
     }
@@ -132,7 +138,7 @@ public final class ReplicaCounters {
     public String toString() {
         return "decided_slots=" + decidedSlots + " fast=" + fastDecisions + " slow=" + slowDecisions
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
-            + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions
+            + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
             + " batches_fetched=" + batchesFetched + " dropped=" + drops();
     }

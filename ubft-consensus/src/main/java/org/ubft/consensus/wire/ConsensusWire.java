@@ -27,6 +27,7 @@ package org.ubft.consensus.wire;
  *   SHARES_REQUEST  24 i64 id                          (from p: "certify my state at id", when blocked or asked)
  *   BATCH_REQUEST   25 i64 slot, digest                (a batch known only by digest, from a summary)
  *   BATCH           26 i64 slot, i32 batch length, batch
+ *   COMPLAINT       27 i64 view                        (to all: "I suspect leader(view)")
  *   40..47       state transfer ({@code org.ubft.consensus.transfer})
  * </pre>
  */
@@ -48,6 +49,8 @@ public final class ConsensusWire {
     public static final int SHARES_REQUEST = 24;
     public static final int BATCH_REQUEST = 25;
     public static final int BATCH = 26;
+    /** ⟨COMPLAINT, view⟩: the sender suspects leader(view) ({@code Complaints}). */
+    public static final int COMPLAINT = 27;
     public static final int TRANSFER_MIN = 40;
     public static final int TRANSFER_MAX = 47;
 

@@ -672,7 +672,8 @@ class ByzantineChecksTest {
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.SHARES_REQUEST).i64(3))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.BATCH_REQUEST).i64(s).bytes(new byte[32], 0, 32))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.BATCH).i64(s).i32(batch.length)
-                .bytes(batch, 0, batch.length))));
+                .bytes(batch, 0, batch.length))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.COMPLAINT).i64(0))));
 
         long[] malformed = drops(c, Drop.MALFORMED);
         long[] unknown = drops(c, Drop.UNKNOWN_TYPE);
@@ -719,7 +720,7 @@ class ByzantineChecksTest {
                     case CTBCAST -> type >= ConsensusWire.PREPARE && type <= ConsensusWire.NEW_VIEW;
                     case TBCAST -> type >= ConsensusWire.WILL_CERTIFY && type <= ConsensusWire.CERTIFY_CHECKPOINT;
                     case DIRECT -> type == ConsensusWire.SUMMARY
-                        || (type >= ConsensusWire.ECHO && type <= ConsensusWire.BATCH)
+                        || (type >= ConsensusWire.ECHO && type <= ConsensusWire.COMPLAINT)
                         || (type >= ConsensusWire.TRANSFER_MIN && type <= ConsensusWire.TRANSFER_MAX);
                 };
                 if (!known) {
