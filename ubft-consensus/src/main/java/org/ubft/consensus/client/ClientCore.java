@@ -12,7 +12,8 @@ import org.ubft.consensus.wire.ClientWire;
  * <ul>
  *   <li>{@link #submit} numbers requests 1, 2, 3, .. and sends each REQUEST ({@link ClientWire}) to every server,
  *       unsigned (fast path).</li>
- *   <li>{@link #doWork()} retransmits a request whose reply did not come within its timeout, to the servers that
+ *   <li>{@link #doWork()} retransmits a request whose reply did not come within its timeout (first the
+ *       {@link #retransmissionTimeoutNanos() adaptive one}, from the round trips measured), to the servers that
  *       have not answered it yet (to all of them if all have), then doubles its timeout up to
  *       {@link Config#maxTimeoutNanos()}. With a {@link Signer}, retransmissions are SIGNED: the flag is set and the
  *       client's signature over the identity range ({@link ClientWire#IDENTITY_OFFSET}, {@link
@@ -106,6 +107,11 @@ public final class ClientCore {
     private final boolean[] signatureReady;
     private final long[] deadline;
     private final long[] timeout;
+    private final long[] sentAt;
+    private final boolean[] resent;
+    /** Smoothed round trip and its variation (RFC 6298), from requests answered without a retransmission; -1: none. */
+    private long srtt = -1;
+    private long rttvar;
     private final boolean[][] replied;
     private final UnsafeBuffer[][] replies;
     private final int[][] replyLength;
@@ -134,6 +140,8 @@ public final class ClientCore {
         this.signatureReady = new boolean[slots];
         this.deadline = new long[slots];
         this.timeout = new long[slots];
+        this.sentAt = new long[slots];
+        this.resent = new boolean[slots];
         this.replied = new boolean[slots][servers];
         this.replies = new UnsafeBuffer[slots][servers];
         this.replyLength = new int[slots][servers];
@@ -171,8 +179,10 @@ public final class ClientCore {
         for (int r = 0; r < servers; r++) {
             replied[s][r] = false;
         }
-        timeout[s] = config.initialTimeoutNanos();
-        deadline[s] = clock.nanoTime() + timeout[s];
+        timeout[s] = retransmissionTimeoutNanos();
+        sentAt[s] = clock.nanoTime();
+        resent[s] = false;
+        deadline[s] = sentAt[s] + timeout[s];
         counters.requestsSubmitted++;
         for (int r = 0; r < servers; r++) {
             counters.requestsSent++;
@@ -251,6 +261,9 @@ public final class ClientCore {
         }
         if (matching >= config.quorum()) {
             counters.requestsCompleted++;
+            if (!resent[s]) {
+                sampleRoundTrip(clock.nanoTime() - sentAt[s]); // Karn: a retransmitted request's time is ambiguous
+            }
             try {
                 completion.onComplete(n, replies[s][replica], 0, bodyLength);
             } finally {
@@ -275,6 +288,7 @@ public final class ClientCore {
         for (int s = 0; s < slots; s++) {
             if (number[s] != 0 && now - deadline[s] >= 0) {
                 retransmit(s);
+                resent[s] = true;
                 timeout[s] = Math.min(config.maxTimeoutNanos(), timeout[s] * 2);
                 deadline[s] = now + timeout[s];
                 work++;
@@ -384,6 +398,31 @@ public final class ClientCore {
     /** Number of the last request submitted (0 before the first). */
     public long lastNumber() {
         return lastNumber;
+    }
+
+    /**
+     * The first retransmission timeout of the next request: SRTT + 4 RTTVAR of the replies so far (RFC 6298), within
+     * [initial, max] of the config; the initial timeout until a reply came. A fixed short timeout on a loaded
+     * machine would retransmit, and sign, most requests, and the extra work would slow every reply further.
+     */
+    public long retransmissionTimeoutNanos() {
+        if (srtt < 0) {
+            return config.initialTimeoutNanos();
+        }
+        return Math.max(config.initialTimeoutNanos(), Math.min(config.maxTimeoutNanos(), srtt + 4 * rttvar));
+    }
+
+    private void sampleRoundTrip(long rtt) {
+        if (rtt < 0) {
+            return;
+        }
+        if (srtt < 0) {
+            srtt = rtt;
+            rttvar = rtt / 2;
+        } else {
+            rttvar = (3 * rttvar + Math.abs(srtt - rtt)) / 4;
+            srtt = (7 * srtt + rtt) / 8;
+        }
     }
 
     /** Current retransmission timeout of an outstanding request, or -1. */

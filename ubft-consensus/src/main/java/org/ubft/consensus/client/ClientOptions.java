@@ -34,6 +34,11 @@ public record ClientOptions(int servers, int quorum, int maxInFlight, Duration r
             throw new IllegalArgumentException("maxInFlight (" + maxInFlight + ") and queueCapacity (" + queueCapacity
                 + ") must be positive");
         }
+        if (maxInFlight > org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT) {
+            throw new IllegalArgumentException("maxInFlight " + maxInFlight + " is more than replicas keep per client ("
+                + org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT + "): requests beyond would be dropped and their"
+                + " replies could not be sent again; use at most " + org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT);
+        }
         if (retransmitInitial.isNegative() || retransmitInitial.isZero() || retransmitMax.compareTo(retransmitInitial) < 0
             || invokeTimeout.isNegative() || invokeTimeout.isZero()) {
             throw new IllegalArgumentException("need 0 < retransmitInitial <= retransmitMax and a positive invokeTimeout");

@@ -36,6 +36,8 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  */
 public final class Replica {
     private static final long TICK_NANOS = 50_000;
+    /** Requests of one client a replica keeps pending, and replies it keeps cached ({@link ClientWire#MAX_IN_FLIGHT}). */
+    static final int REQUESTS_PER_CLIENT = ClientWire.MAX_IN_FLIGHT;
     /** A request pending this many request timeouts suspects the leader even while other slots progress. */
     private static final long CENSORSHIP_FACTOR = 8;
 
@@ -230,8 +232,8 @@ public final class Replica {
                     afterSummary(p, oldView);
                 }
             });
-        clientTable = new ClientTable(config.clients(), config.maxReplyBytes());
-        pending = new PendingRequests(config.clients(), 16, config.maxRequestBytes());
+        clientTable = new ClientTable(config.clients(), REQUESTS_PER_CLIENT, config.maxReplyBytes());
+        pending = new PendingRequests(config.clients(), REQUESTS_PER_CLIENT, config.maxRequestBytes());
         proposedUpTo = new long[config.clients()];
         farAheadSince = new long[config.clients()];
         farAheadNumber = new long[config.clients()];
@@ -300,9 +302,9 @@ public final class Replica {
         long number = ClientWire.number(buffer, offset);
         long last = clientTable.lastExecuted(client);
         if (number <= last) {
-            if (number == last) {
-                sendReply(client, number, clientTable.replies(), clientTable.replyOffset(client),
-                    clientTable.replyLength(client));
+            int e = clientTable.cached(client, number); // executed: its reply again (the first may have been lost)
+            if (e >= 0) {
+                sendReply(client, number, clientTable.replies(), clientTable.replyOffset(e), clientTable.replyLength(e));
             }
             return;
         }
@@ -907,7 +909,8 @@ public final class Replica {
                 byte[] reply = app.execute(payload);
                 clientTable.record(c, k, reply);
                 counters.executedRequests++;
-                sendReply(c, k, clientTable.replies(), clientTable.replyOffset(c), clientTable.replyLength(c));
+                int e = clientTable.cached(c, k);
+                sendReply(c, k, clientTable.replies(), clientTable.replyOffset(e), clientTable.replyLength(e));
                 if (proposedUpTo[c] < k) {
                     proposedUpTo[c] = k;
                 }

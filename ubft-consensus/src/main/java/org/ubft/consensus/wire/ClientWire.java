@@ -37,6 +37,11 @@ public final class ClientWire {
     public static final byte TYPE_REPLY = 2;
     public static final int FLAG_SIGNED = 1;
     public static final int HEADER_BYTES = 20;
+    /**
+     * Requests one client may have in flight: a replica keeps this many of a client's requests pending (numbers
+     * last executed + 1 .. + this) and caches as many replies, so every reply can be sent again after a loss.
+     */
+    public static final int MAX_IN_FLIGHT = 16;
     public static final int SIGNATURE_BYTES = 64;
     public static final int TYPE_OFFSET = 0;
     public static final int FLAGS_OFFSET = 1;

@@ -263,4 +263,40 @@ class ClientCoreTest {
         assertThrows(IllegalArgumentException.class,
             () -> new ClientCore.Config(0, 1, 2, 1, 1, 1, 1, 1), "quorum above servers");
     }
+
+    @Test
+    void theFirstRetransmissionTimeoutFollowsTheMeasuredRoundTripsWithinItsBounds() {
+        ClientCore core = core(3, 2, 4, null);
+        assertEquals(INITIAL, core.retransmissionTimeoutNanos(), "no reply yet: the initial timeout");
+        // replies take 1.5 initial timeouts, after one retransmission: Karn, no sample
+        long first = core.submit(bytes("a"));
+        now += INITIAL;
+        core.doWork();
+        now += INITIAL / 2;
+        deliver(core, 0, reply(0, CLIENT, first, "a"));
+        deliver(core, 1, reply(1, CLIENT, first, "a"));
+        assertEquals(INITIAL, core.retransmissionTimeoutNanos(), "a retransmitted request gives no sample");
+        // answered without retransmission in 0.8 of the initial timeout, then slower, 3 initial timeouts
+        for (long rtt : new long[] {INITIAL * 8 / 10, 3 * INITIAL, 3 * INITIAL, 3 * INITIAL}) {
+            long n = core.submit(bytes("b"));
+            long timeout = core.timeoutNanos(n);
+            now += Math.min(rtt, timeout - 1); // (delivered before its timeout; checked below)
+            int before = sent.size();
+            core.doWork();
+            assertEquals(before, sent.size(), "not retransmitted before its timeout");
+            deliver(core, 0, reply(0, CLIENT, n, "b"));
+            deliver(core, 1, reply(1, CLIENT, n, "b"));
+        }
+        long rto = core.retransmissionTimeoutNanos();
+        assertTrue(rto > INITIAL && rto <= MAX, "adapted to slower replies, within the bounds: " + rto);
+        long n = core.submit(bytes("c"));
+        assertEquals(rto, core.timeoutNanos(n), "a new request starts with the adaptive timeout");
+        for (int i = 0; i < 20; i++) { // much slower replies still never push it past the bound
+            now += 10 * MAX;
+            deliver(core, 0, reply(0, CLIENT, n, "c"));
+            deliver(core, 1, reply(1, CLIENT, n, "c"));
+            n = core.submit(bytes("c"));
+        }
+        assertEquals(MAX, core.retransmissionTimeoutNanos());
+    }
 }
