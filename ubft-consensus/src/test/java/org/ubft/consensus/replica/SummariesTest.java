@@ -69,6 +69,39 @@ class SummariesTest {
         assertEquals(0, late.counters().dropped(Drop.BAD_CERTIFICATE) + late.counters().dropped(Drop.MALFORMED));
     }
 
+    /**
+     * As above, but the first BATCH answers replica 2 gets are altered on the way (a Byzantine sender's): each is
+     * dropped and counted as BAD_CERTIFICATE (its digest is not the certified one), never executed, and the honest
+     * answer to the retried request is taken.
+     */
+    @Test
+    void aFetchedBatchWhoseDigestIsNotTheCertifiedOneIsDroppedAndCounted() {
+        ModelCluster c = new ModelCluster(config(), 11);
+        setTargets(c, 40);
+        assertTrue(c.runUntilDone(40, 2_000_000_000L));
+        c.pause(2);
+        setTargets(c, 120);
+        c.run(40_000_000);
+        c.crashed[1] = true;
+        int[] altered = {0};
+        c.filter = (kind, from, to, b, o, l) -> {
+            if (kind == ModelCluster.Kind.DIRECT && to == 2 && b.getByte(o) == ConsensusWire.BATCH && altered[0] < 3) {
+                altered[0]++;
+                org.agrona.MutableDirectBuffer m = (org.agrona.MutableDirectBuffer) b;
+                m.putByte(o + l - 1, (byte) (m.getByte(o + l - 1) ^ 0x5A)); // a byte of the last request's payload
+            }
+            return true;
+        };
+        c.resume(2);
+        assertTrue(c.runUntilDone(120, 20_000_000_000L), "live with replicas 0 and 2: " + c.replicas[2].describe());
+        c.run(50_000_000);
+        Replica late = c.replicas[2];
+        assertTrue(altered[0] >= 1, "a BATCH was altered");
+        assertEquals(altered[0], late.counters().dropped(Drop.BAD_CERTIFICATE), late.counters().toString());
+        assertTrue(late.counters().batchesFetched() >= 1, late.counters().toString());
+        assertAgree(c, 0, 2);
+    }
+
     /** Without CERTIFY_SUMMARY shares a broadcaster stops t messages after its latest summary, and resumes with them. */
     @Test
     void aBroadcasterStaysWithinTheTailOfItsLatestSummary() {
