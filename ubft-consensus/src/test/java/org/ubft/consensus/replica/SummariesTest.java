@@ -29,6 +29,17 @@ class SummariesTest {
         }
     }
 
+    /** 40 requests per client answered, then replica 2 paused while the clients go on to {@code target} for 40 ms. */
+    private static ModelCluster pausedPastTheTail(long seed, long target) {
+        ModelCluster c = new ModelCluster(config(), seed);
+        setTargets(c, 40);
+        assertTrue(c.runUntilDone(40, 2_000_000_000L));
+        c.pause(2);
+        setTargets(c, target);
+        c.run(40_000_000);
+        return c;
+    }
+
     private static void assertAgree(ModelCluster c, int a, int b) {
         assertEquals(c.replicas[a].executedUpTo(), c.replicas[b].executedUpTo(), "executed up to");
         assertArrayEquals(c.replicas[a].stateDigest(), c.replicas[b].stateDigest(), "state");
@@ -76,12 +87,7 @@ class SummariesTest {
      */
     @Test
     void aFetchedBatchWhoseDigestIsNotTheCertifiedOneIsDroppedAndCounted() {
-        ModelCluster c = new ModelCluster(config(), 11);
-        setTargets(c, 40);
-        assertTrue(c.runUntilDone(40, 2_000_000_000L));
-        c.pause(2);
-        setTargets(c, 120);
-        c.run(40_000_000);
+        ModelCluster c = pausedPastTheTail(11, 120);
         c.crashed[1] = true;
         int[] altered = {0};
         c.filter = (kind, from, to, b, o, l) -> {
@@ -142,12 +148,7 @@ class SummariesTest {
     /** A SUMMARY whose signatures do not hold is dropped and counted; the replica recovers with the real one. */
     @Test
     void aForgedSummaryIsDroppedAndCounted() {
-        ModelCluster c = new ModelCluster(config(), 13);
-        setTargets(c, 40);
-        assertTrue(c.runUntilDone(40, 2_000_000_000L));
-        c.pause(2);
-        setTargets(c, 100);
-        c.run(40_000_000);
+        ModelCluster c = pausedPastTheTail(13, 100);
         c.resume(2);
         assertEquals(2, c.replicas[2].counters().gaps(), c.replicas[2].describe());
         // replica 0 (Byzantine here) answers first with a summary of an invented state: its own signature and a forged one
