@@ -53,8 +53,9 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     private String path;
 
     @Option(names = "--status-every-ms", defaultValue = "0", paramLabel = "MS",
-            description = "Also log the counters every MS milliseconds while running, as 'replica-N status: ...'"
-                + " (0, the default: only at exit).")
+            description = "Also log the counters every MS milliseconds while running, as 'replica-N status: ...',"
+                + " followed by the replica's view, checkpoint and per-peer state as 'replica-N state: ...'"
+                + " (0, the default: only the counters, at exit).")
     private long statusEveryMillis;
 
     @Option(names = "--unreplicated",

@@ -49,7 +49,9 @@ public record ClientOptions(int servers, int quorum, int maxInFlight, Duration r
     }
 
     /**
-     * Every replica, quorum f + 1, 16 requests in flight, first retransmission after 1 ms and at most every 100 ms,
+     * Every replica, quorum f + 1, 16 requests in flight, first retransmission after 1 ms until round trips are
+     * measured, then after their smoothed value plus 4 deviations ({@link ClientCore#retransmissionTimeoutNanos()}),
+     * at most every 100 ms,
      * 10 s per invocation, a queue of 1024, {@link BackoffIdleStrategy} (the cluster file's {@code backoff}
      * parameters), the cluster's default link sizes.
      */

@@ -31,13 +31,15 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  *       request k-1 ({@link ClientTable}).</li>
  *   <li>A replica behind the latest checkpoint fetches its state ({@link StateTransferPort}).</li>
  *   <li>Leader suspicion: a request received from a client and not executed within
- *       {@link ReplicaConfig#requestTimeoutNanos()}, or a view whose NEW_VIEW does not come.</li>
+ *       {@link ReplicaConfig#requestTimeoutNanos()} while nothing progresses (or within 8 timeouts in any case), or a
+ *       view whose NEW_VIEW does not come. A suspicion is a COMPLAINT to the others; the view changes once f+1
+ *       replicas complained ({@link Complaints}).</li>
+ *   <li>Replies of a client's last {@link ClientWire#MAX_IN_FLIGHT} requests are cached, so any lost one is sent
+ *       again.</li>
  * </ul>
  */
 public final class Replica {
     private static final long TICK_NANOS = 50_000;
-    /** Requests of one client a replica keeps pending, and replies it keeps cached ({@link ClientWire#MAX_IN_FLIGHT}). */
-    static final int REQUESTS_PER_CLIENT = ClientWire.MAX_IN_FLIGHT;
     /** A request pending this many request timeouts suspects the leader even while other slots progress. */
     private static final long CENSORSHIP_FACTOR = 8;
 
@@ -232,8 +234,8 @@ public final class Replica {
                     afterSummary(p, oldView);
                 }
             });
-        clientTable = new ClientTable(config.clients(), REQUESTS_PER_CLIENT, config.maxReplyBytes());
-        pending = new PendingRequests(config.clients(), REQUESTS_PER_CLIENT, config.maxRequestBytes());
+        clientTable = new ClientTable(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxReplyBytes());
+        pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes());
         proposedUpTo = new long[config.clients()];
         farAheadSince = new long[config.clients()];
         farAheadNumber = new long[config.clients()];

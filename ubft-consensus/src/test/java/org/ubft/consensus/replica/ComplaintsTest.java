@@ -66,10 +66,14 @@ class ComplaintsTest {
         assertEquals(1, c.replicas[0].counters().suspicions(), c.replicas[0].counters().toString());
         assertTrue(c.replicas[0].view() >= 1, "replica 0 left view 0");
         assertTrue(c.runUntilDone(80, 5_000_000_000L), "replicas meet in the next view and go on");
+        long stale = c.replicas[0].counters().dropped(ReplicaCounters.Drop.STALE);
+        c.sendAs(2, 0, complaint(0), 0, 9); // about a view replica 0 left: stale, counted
+        c.run(1_000_000);
+        assertEquals(stale + 1, c.replicas[0].counters().dropped(ReplicaCounters.Drop.STALE));
     }
 
     @Test
-    void complaintsAboutPastViewsAreStaleAndFutureOnesWaitForTheirView() {
+    void aComplaintAboutALaterViewChangesNothingYetAndCountsWhenThatViewComes() {
         ModelCluster c = new ModelCluster(config(), 5);
         assertTrue(c.runUntilDone(10, 1_000_000_000L));
         c.sendAs(2, 0, complaint(1), 0, 9); // about view 1, which replica 0 is not in yet
