@@ -59,7 +59,7 @@ class TbcastAllocationTest {
         long start = delivered;
         long target = start + (long) N * messages;
         long sent = 0;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Long.getLong("ubft.stallSeconds", 120));
         while (delivered < target) {
             if (sent < messages && N * sent - (delivered - start) < N * 8L) {
                 message.putLong(0, sent);
@@ -74,8 +74,27 @@ class TbcastAllocationTest {
                 LockSupport.parkNanos(20_000);
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("stalled at " + delivered + " of " + target + " deliveries");
+                throw new AssertionError("stalled at " + delivered + " of " + target + " deliveries; "
+                    + state(links, streams));
             }
         }
+    }
+
+    private static String state(PeerLinks[] links, Tbcast[] streams) {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r < N; r++) {
+            Tbcast t = streams[r];
+            b.append("\nreplica ").append(r).append(": next=").append(t.nextIndex()).append(" delivered=")
+                .append(t.delivered()).append(" dup=").append(t.duplicates()).append(" out_of_window=")
+                .append(t.outOfWindow()).append(" retransmitted=").append(t.retransmitted()).append(" evicted=")
+                .append(t.evicted()).append(" highest_seen_from_0=").append(t.highestSeen(0))
+                .append(" envelopes_sent=").append(links[r].envelopesSent()).append(" received=")
+                .append(links[r].envelopesReceived()).append(" loopback_evicted=").append(links[r].loopbackEvicted());
+            for (int q = 0; q < N; q++) {
+                b.append(" unacked_by_").append(q).append('=').append(t.unacknowledged(q)).append(" room_to_")
+                    .append(q).append('=').append(links[r].sendRoom(q));
+            }
+        }
+        return b.toString();
     }
 }
