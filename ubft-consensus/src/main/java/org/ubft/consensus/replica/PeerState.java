@@ -145,8 +145,15 @@ final class PeerState {
     }
 
     /**
-     * Algorithm 3, lines 25-27, for p's NEW_VIEW: NONE if the slot is beyond the certificates' open slots (Any),
-     * BOTTOM or COMMITTED (with {@link #mustProposeDigest}) otherwise.
+     * Algorithm 3, lines 25-27, for p's NEW_VIEW: COMMITTED (with {@link #mustProposeDigest}) for an open slot some
+     * certificate reports committed, BOTTOM below the open slots, NONE (Any) otherwise.
+     *
+     * <p>Departure: the paper returns ⊥ for an open slot that no certificate reports committed. Any is as safe there:
+     * a value decided in an earlier view had f+1 COMMITs (or every replica's WILL_COMMIT, each sealed only after its
+     * COMMIT, Algorithm 3 lines 4-5), so one of the f+1 certificates would report it; none does, so nothing was
+     * decided and the slot is as free as a slot beyond the window (the validity proof already admits the leader's
+     * input there). This lets the new leader put waiting requests in such slots and stop re-proposing at the last
+     * committed one instead of filling the rest of the window with no-ops.
      */
     int mustPropose(long slot) {
         if (!hasNewView || slot >= newViewWindowStart + window) {
@@ -156,6 +163,19 @@ final class PeerState {
             return BOTTOM; // not an open slot of the certificates: nothing may be proposed but ⊥
         }
         return newViewKind[index(slot)];
+    }
+
+    /**
+     * The last open slot of p's NEW_VIEW that must re-propose a committed value, or the window start - 1 if none:
+     * the new leader re-proposes up to it (Algorithm 3, lines 18-20).
+     */
+    long lastCommittedInNewView() {
+        for (long s = newViewWindowStart + window - 1; s >= newViewWindowStart; s--) {
+            if (newViewKind[index(s)] == COMMITTED) {
+                return s;
+            }
+        }
+        return newViewWindowStart - 1;
     }
 
     boolean mustProposeDigest(long slot, byte[] digest) {
@@ -276,7 +296,7 @@ final class PeerState {
             r.bytes(newViewCheckpointDigest, 0, 32);
             newViewCheckpointSharesLength = r.u16();
             newViewCheckpointShares.putBytes(0, b, r.skip(newViewCheckpointSharesLength), newViewCheckpointSharesLength);
-            Arrays.fill(newViewKind, BOTTOM);
+            Arrays.fill(newViewKind, NONE);
             for (int e = r.u16(); e > 0; e--) {
                 int i = index(r.i64());
                 newViewKind[i] = COMMITTED;

@@ -899,6 +899,9 @@ public final class Replica {
     private void execute(int i) {
         int at = i * maxBatchBytes;
         int count = decidedBatch.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        if (count == 0) {
+            counters.emptySlots++;
+        }
         int pos = at + 2;
         for (int r = 0; r < count; r++) {
             int len = ClientWire.requestLength(decidedBatch, pos, decidedLength[i] - (pos - at), config.maxRequestBytes());
@@ -1395,7 +1398,7 @@ public final class Replica {
         p.newViewCheckpointShares.putBytes(0, buffer, bestCheckpointAt + 52, sharesLength);
         long[] bestView = new long[window];
         Arrays.fill(bestView, -1);
-        Arrays.fill(p.newViewKind, PeerState.BOTTOM);
+        Arrays.fill(p.newViewKind, PeerState.NONE); // Any where no certificate reports a commit (see mustPropose)
         for (int j = 0; j < c; j++) {
             int at = stateAt[j];
             int shares = buffer.getShort(at + 50, ClientWire.ORDER) & 0xFFFF;
@@ -1466,10 +1469,13 @@ public final class Replica {
                 leader.newViewCheckpointShares, 0, leader.newViewCheckpointSharesLength); // line 17
         }
         if (isLeader()) {
-            // lines 18-19, paced by the pipeline in propose(): all at once would overrun CTBcast's tail
+            // lines 18-20, paced by the pipeline in propose() (all at once would overrun CTBcast's tail). Departure:
+            // only the open slots up to the last one the certificates report committed are re-proposed, and new
+            // proposals follow at once: the paper fills the whole window, ⊥ wherever nothing was committed, which
+            // costs a view change up to W consensus instances before any client is served again (see mustPropose).
             fillNext = leader.newViewWindowStart;
-            fillEnd = leader.newViewWindowStart + window;
-            nextSlot = Math.max(nextSlot, fillEnd); // line 20
+            fillEnd = leader.lastCommittedInNewView() + 1;
+            nextSlot = fillEnd; // line 20
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
             acceptPrepare(s);
@@ -1482,7 +1488,13 @@ public final class Replica {
         DirectBuffer batch = emptyBatch;
         int offset = 0;
         int length = 2;
-        if (kind == PeerState.COMMITTED) {
+        if (kind == PeerState.NONE) {
+            int built = buildBatch(clock.nanoTime()); // Any: a gap below a committed slot takes waiting requests
+            if (built > 2) {
+                batch = batchScratch;
+                length = built;
+            }
+        } else if (kind == PeerState.COMMITTED) {
             int idx = leader.index(s);
             batch = null;
             PeerState q = commitWithBatch(s, leader.newViewDigest, idx * 32);

@@ -27,6 +27,7 @@ public final class ReplicaCounters {
 
     final long[] drops = new long[Drop.values().length];
     long decidedSlots;
+    long emptySlots;
     long fastDecisions;
     long slowDecisions;
     long executedRequests;
@@ -60,6 +61,11 @@ public final class ReplicaCounters {
 
     public long decidedSlots() {
         return decidedSlots;
+    }
+
+    /** Decided slots whose batch held no request (⊥, re-proposed after a view change). */
+    public long emptySlots() {
+        return emptySlots;
     }
 
     public long fastDecisions() {
@@ -136,7 +142,7 @@ public final class ReplicaCounters {
 
     @Override
     public String toString() {
-        return "decided_slots=" + decidedSlots + " fast=" + fastDecisions + " slow=" + slowDecisions
+        return "decided_slots=" + decidedSlots + " empty_slots=" + emptySlots + " fast=" + fastDecisions + " slow=" + slowDecisions
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps

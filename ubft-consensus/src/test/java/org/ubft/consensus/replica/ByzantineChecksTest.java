@@ -403,10 +403,10 @@ class ByzantineChecksTest {
         long[] before = drops(c, Drop.INVALID_PREPARE);
         long[] nvBefore = drops(c, Drop.INVALID_NEW_VIEW);
         inject(c, 1, sealView(1));
-        inject(c, 1, nv); // valid: MustPropose(s) = COMMITTED for s < e, ⊥ for e <= s < W, Any beyond
+        inject(c, 1, nv); // valid: MustPropose(s) = COMMITTED for s < e, Any from e on
         inject(c, 1, nv); // line 21: no longer 1's first non-CHECKPOINT message in view 1
-        inject(c, 1, prepare(1, 0, emptyBatch())); // line 6: slot 0 must re-propose its committed batch
-        inject(c, 1, prepare(1, e, forgedBatch(0, c.clientList[0].target + 1))); // line 6: slot e must be ⊥
+        inject(c, 1, prepare(1, 0, emptyBatch())); // line 6: slot 0 must re-propose its committed batch, not ⊥
+        inject(c, 1, prepare(1, 1, forgedBatch(0, c.clientList[0].target + 1))); // line 6: nor slot 1 another one
         c.run(20_000);
         assertDropped(c, before, Drop.INVALID_PREPARE, 2);
         assertDropped(c, nvBefore, Drop.INVALID_NEW_VIEW, 1);

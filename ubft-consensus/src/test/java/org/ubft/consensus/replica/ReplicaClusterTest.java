@@ -101,6 +101,36 @@ class ReplicaClusterTest {
         assertTrue(Arrays.stream(c.replicas).skip(1).allMatch(r -> r.counters().viewChanges() >= 1));
     }
 
+    /**
+     * The new leader re-proposes only up to the last slot the view-change certificates report committed and serves
+     * clients right after it: the paper's Algorithm 3 fills the rest of the window with ⊥, up to W - 1 empty consensus
+     * instances before any client is served again (here about 200 of W = 256, which under load outlasted the request
+     * timeout and changed the view again, over and over).
+     */
+    @Test
+    void aViewChangeMidWindowServesClientsWithoutFillingTheWindowWithEmptySlots() {
+        ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, 2).withWindow(256)
+            .withTimeouts(500_000, 20_000_000, 20_000_000), 3);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 200;
+        }
+        c.runUntilDone(30, 5_000_000_000L);
+        long executedBefore = c.replicas[1].executedUpTo();
+        assertTrue(executedBefore < 128, "the crash comes early in the first window: " + executedBefore);
+        c.crashed[0] = true;
+        assertTrue(c.runUntilDone(200, 20_000_000_000L), "progress resumes in a new view: "
+            + c.replicas[1].counters() + " view " + c.replicas[1].view());
+        c.run(5_000_000);
+        assertAllCorrectAgree(c);
+        for (int i = 1; i < 3; i++) {
+            Replica r = c.replicas[i];
+            assertTrue(r.counters().viewChanges() >= 1, r.counters().toString());
+            assertEquals(400, r.counters().executedRequests(), r.counters().toString());
+            assertTrue(r.counters().emptySlots() < ReplicaConfig.defaults(3, 2).pipeline(),
+                "at most the in-flight slots the old leader left open are decided empty: " + r.counters());
+        }
+    }
+
     @Test
     void replicaStartedEmptyAfterSeveralCheckpointsCatchesUpByStateTransfer() {
         ModelCluster c = new ModelCluster(config(2), 4);
