@@ -2,6 +2,7 @@ package org.ubft.cli;
 
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
@@ -81,16 +82,19 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         AtomicReference<Throwable> failure = new AtomicReference<>();
         String ready;
         Agent agent;
+        IdleStrategy idle;
         Supplier<String> counters;
         if (unreplicated) {
             UnreplicatedServer server = UnreplicatedServer.open(config, machine, SystemNanoClock.INSTANCE);
             agent = server;
+            idle = server.idleStrategy(config.newIdleStrategy());
             ready = server.readyLine() + " cluster=" + config.clusterName() + " fabric=" + config.fabric().configName()
                 + " app=" + app;
             counters = server::countersLine;
         } else {
             ReplicaNode node = ReplicaNode.open(config, id, machine, first, SystemNanoClock.INSTANCE);
             agent = node;
+            idle = node.idleStrategy(config.newIdleStrategy());
             ready = NodeId.toString(NodeId.replica(id)) + " ready: cluster=" + config.clusterName() + " fabric="
                 + config.fabric().configName() + " app=" + app + " path=" + path + " n=" + config.n()
                 + " window=" + config.consensusWindow() + " tail=" + config.ctbcastTail();
@@ -99,7 +103,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 agent = withStatus(node, statusEveryMillis, out);
             }
         }
-        AgentRunner runner = new AgentRunner(config.newIdleStrategy(), e -> {
+        AgentRunner runner = new AgentRunner(idle, e -> {
             failure.compareAndSet(null, e);
             stop.countDown();
         }, null, agent);

@@ -2,6 +2,7 @@ package org.ubft.fabric;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
 
 /**
  * What RDMA gives a process (DESIGN.md §4): memory regions it exposes with per-peer permissions, and
@@ -26,7 +27,8 @@ import org.agrona.MutableDirectBuffer;
  *   <li>An operation moves at most {@link #MAX_OPERATION_BYTES} bytes. At most {@link #maxOutstanding()}
  *       operations are in flight per fabric; posting more is a local error ({@link FabricException}), since
  *       every upper layer bounds its own outstanding operations.</li>
- *   <li>One thread uses a fabric instance: it posts, polls and reads {@link LocalRegion#buffer()}.
+ *   <li>One thread uses a fabric instance: it posts, polls and reads {@link LocalRegion#buffer()}
+ *       (only {@link #wakePoller()} may be called from others).
  *       Implementations may use threads of their own inside. A {@link CompletionHandler} may post new
  *       operations from inside {@link #poll(CompletionHandler, int)}.</li>
  * </ul>
@@ -67,6 +69,22 @@ public interface Fabric extends AutoCloseable {
      * @return how many were handed over
      */
     int poll(CompletionHandler handler, int limit);
+
+    /**
+     * How the thread that polls this fabric should wait between duty cycles that found no work. A fabric
+     * whose I/O runs on that thread returns a strategy that waits for its I/O (so the thread wakes as soon
+     * as a peer's bytes arrive); others return {@code configured}. Each call makes a new strategy.
+     */
+    default IdleStrategy pollerIdleStrategy(IdleStrategy configured) {
+        return configured;
+    }
+
+    /**
+     * Wakes the polling thread if it waits in a {@link #pollerIdleStrategy}: for another thread that handed
+     * it work. Safe from any thread; does nothing by default.
+     */
+    default void wakePoller() {
+    }
 
     /** Operations posted and not yet polled. */
     int outstanding();

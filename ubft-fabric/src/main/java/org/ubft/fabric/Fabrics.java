@@ -22,7 +22,10 @@ public final class Fabrics {
     /**
      * The fabric endpoint of {@code nodeId} in {@code config}: on {@code shm}, memory-mapped files in
      * {@code fabric.shm.dir}; on {@code tcp}, a listener on the node's endpoint and connections to the
-     * other nodes' endpoints, authenticated with the nodes' keys unless {@code fabric.tcp.authentication = none}.
+     * other nodes' endpoints, authenticated with the nodes' keys unless {@code fabric.tcp.authentication = none};
+     * with {@code fabric.tcp.threading = shared} (the default) a replica's or client's network runs inside its
+     * {@link Fabric#poll} (the caller must poll in every duty cycle and idle with
+     * {@link Fabric#pollerIdleStrategy}); a memory node's always runs on a thread of its own.
      *
      * @throws org.ubft.common.config.ConfigException if the node's keys are missing or do not match
      *
@@ -44,7 +47,10 @@ public final class Fabrics {
                     .peerResolver(id -> config.contains(id) ? config.address(id) : null)
                     .maxOutstanding(config.fabricMaxOutstanding())
                     .operationTimeout(config.fabricOpTimeoutNanos(), TimeUnit.NANOSECONDS)
-                    .idleStrategy(config::newIdleStrategy);
+                    .idleStrategy(config::newIdleStrategy)
+                    .waitOnSockets(waitsOnSockets(config.idleStrategy()))
+                    // a memory node has no thread polling its fabric: its network needs one of its own
+                    .sharedThread(config.tcpSharedThread() && NodeId.role(nodeId) != NodeId.Role.MEMNODE);
                 if (config.tcpAuthenticated()) {
                     tcp.authenticator(authenticator(ClusterKeys.load(config, nodeId)));
                 }
@@ -52,6 +58,11 @@ public final class Fabrics {
             default:
                 throw new IllegalStateException("no fabric for " + config.fabric());
         }
+    }
+
+    /** Idle strategies that would park or sleep wait on the sockets instead; spinning ones spin. */
+    private static boolean waitsOnSockets(String idleStrategy) {
+        return idleStrategy.equals("backoff") || idleStrategy.equals("sleeping");
     }
 
     /** The connection authenticator of a node from its loaded keys (every node of the cluster has a key). */

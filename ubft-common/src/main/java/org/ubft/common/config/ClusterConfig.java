@@ -42,6 +42,7 @@ public final class ClusterConfig {
     private final int fabricOpTimeoutMillis;
     private final int fabricMaxOutstanding;
     private final boolean tcpAuthenticated;
+    private final boolean tcpSharedThread;
     private final String idleStrategy;
     private final ConsensusSettings consensus;
     private final Path keysDir;
@@ -52,7 +53,8 @@ public final class ClusterConfig {
     // Called by ConfigParser only, after every value was validated.
     ClusterConfig(String source, String clusterName, int f, int fm, FabricType fabric, Path shmDir, int ctbcastTail,
                   int consensusWindow, int registerValueBytes, int registerDeltaMicros, int channelMaxMessageBytes,
-                  int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, String idleStrategy,
+                  int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, boolean tcpSharedThread,
+                  String idleStrategy,
                   Path keysDir, ConsensusSettings consensus,
                   Endpoint[] replicas, Endpoint[] memnodes, Endpoint[] clients) {
         this.source = source;
@@ -69,6 +71,7 @@ public final class ClusterConfig {
         this.fabricOpTimeoutMillis = fabricOpTimeoutMillis;
         this.fabricMaxOutstanding = fabricMaxOutstanding;
         this.tcpAuthenticated = tcpAuthenticated;
+        this.tcpSharedThread = tcpSharedThread;
         this.idleStrategy = idleStrategy;
         this.keysDir = keysDir;
         this.consensus = consensus;
@@ -199,6 +202,14 @@ public final class ClusterConfig {
     /** Whether tcp fabric connections are authenticated with the nodes' keys ({@code fabric.tcp.authentication}). */
     public boolean tcpAuthenticated() {
         return tcpAuthenticated;
+    }
+
+    /**
+     * {@code fabric.tcp.threading = shared}: a replica's or client's tcp network duty cycle runs on its agent thread,
+     * which waits on the sockets when idle; false ({@code dedicated}): on a thread of its own.
+     */
+    public boolean tcpSharedThread() {
+        return tcpSharedThread;
     }
 
     public String idleStrategy() {
@@ -372,11 +383,17 @@ public final class ClusterConfig {
             return set(ConfigKey.FABRIC_MAX_OUTSTANDING.key(), max);
         }
 
-        /** Sets {@code idle.strategy}. */
+        /** Sets {@code fabric.tcp.authentication}. */
         public Builder tcpAuthentication(String mode) {
             return set(ConfigKey.FABRIC_TCP_AUTHENTICATION.key(), mode);
         }
 
+        /** Sets {@code fabric.tcp.threading}. */
+        public Builder tcpThreading(String mode) {
+            return set(ConfigKey.FABRIC_TCP_THREADING.key(), mode);
+        }
+
+        /** Sets {@code idle.strategy}. */
         public Builder idleStrategy(String name) {
             return set(ConfigKey.IDLE_STRATEGY.key(), name);
         }

@@ -44,6 +44,9 @@ public enum ConfigKey {
             "fabric operations a process may have in flight at once"),
     FABRIC_TCP_AUTHENTICATION("fabric.tcp.authentication", Kind.CHOICE, "ed25519", 0, 0, List.of("ed25519", "none"),
             "tcp connections: ed25519 = signed key agreement and an HMAC on every frame; none = unauthenticated"),
+    FABRIC_TCP_THREADING("fabric.tcp.threading", Kind.CHOICE, "shared", 0, 0, List.of("shared", "dedicated"),
+            "where a replica's or client's tcp network runs: shared = on its agent thread, which waits on the sockets; "
+            + "dedicated = on a thread of its own (memory nodes always have one)"),
     IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "backoff", 0, 0, IdleStrategies.NAMES,
             "what an agent does when it finds no work (busy-spin only on dedicated cores)"),
     KEYS_DIR("keys.dir", Kind.PATH, "keys/<cluster.name>", 0, 0, List.of(),

@@ -66,6 +66,7 @@ final class ConfigParser {
         int opTimeoutMs = integer(ConfigKey.FABRIC_OP_TIMEOUT_MS);
         int maxOutstanding = integer(ConfigKey.FABRIC_MAX_OUTSTANDING);
         boolean tcpAuthenticated = choice(ConfigKey.FABRIC_TCP_AUTHENTICATION).equals("ed25519");
+        boolean tcpSharedThread = choice(ConfigKey.FABRIC_TCP_THREADING).equals("shared");
         String idle = choice(ConfigKey.IDLE_STRATEGY);
         Path keysDir = path(ConfigKey.KEYS_DIR, name);
         checkCount(EndpointRole.REPLICA, ConfigKey.F, f);
@@ -76,7 +77,7 @@ final class ConfigParser {
             throw new ConfigException(source, problems);
         }
         return new ClusterConfig(source, name, f, fm, fabric, shmDir, tail, window, valueBytes, deltaUs, maxMessage,
-                opTimeoutMs, maxOutstanding, tcpAuthenticated, idle, keysDir, consensus,
+                opTimeoutMs, maxOutstanding, tcpAuthenticated, tcpSharedThread, idle, keysDir, consensus,
                 array(EndpointRole.REPLICA), array(EndpointRole.MEMNODE), array(EndpointRole.CLIENT));
     }
 

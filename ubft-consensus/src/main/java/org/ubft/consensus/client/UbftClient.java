@@ -118,7 +118,7 @@ public final class UbftClient implements AutoCloseable {
             agentErrors.incrementAndGet();
             lastAgentError = e;
         };
-        this.runner = new AgentRunner(options.idleStrategy().get(), errors, null, agent);
+        this.runner = new AgentRunner(fabric.pollerIdleStrategy(options.idleStrategy().get()), errors, null, agent);
         AgentRunner.startOnThread(runner, r -> {
             Thread t = new Thread(r, "ubft-client-" + client);
             t.setDaemon(true);
@@ -171,6 +171,7 @@ public final class UbftClient implements AutoCloseable {
                 + " requests are already waiting for the client thread; try again later"));
             return call.future;
         }
+        fabric.wakePoller(); // the client thread may be waiting on its sockets
         if (closed.get()) {
             // close() may have drained the queue before this call was in it
             call.future.completeExceptionally(closedException());

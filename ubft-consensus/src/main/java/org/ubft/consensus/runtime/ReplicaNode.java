@@ -206,6 +206,14 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return NodeId.toString(NodeId.replica(self));
     }
 
+    /**
+     * The idle strategy for the thread that runs this node: {@code configured}, or one that waits on the fabric's
+     * sockets when the fabric's I/O runs on that thread ({@link Fabric#pollerIdleStrategy}).
+     */
+    public org.agrona.concurrent.IdleStrategy idleStrategy(org.agrona.concurrent.IdleStrategy configured) {
+        return fabric.pollerIdleStrategy(configured);
+    }
+
     /** This replica's state transfer (its counters). */
     public StateTransfer stateTransfer() {
         return transfer;

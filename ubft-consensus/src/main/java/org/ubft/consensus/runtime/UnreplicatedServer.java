@@ -110,6 +110,11 @@ public final class UnreplicatedServer implements Agent, AutoCloseable {
         return links.doWork();
     }
 
+    /** The idle strategy for the thread that runs this server ({@link Fabric#pollerIdleStrategy}). */
+    public org.agrona.concurrent.IdleStrategy idleStrategy(org.agrona.concurrent.IdleStrategy configured) {
+        return fabric.pollerIdleStrategy(configured);
+    }
+
     @Override
     public String roleName() {
         return "unreplicated-server";

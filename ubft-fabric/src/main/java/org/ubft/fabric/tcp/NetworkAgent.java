@@ -22,13 +22,16 @@ import java.util.function.Consumer;
  * answers to this node's requests), then expires, connects and sends per peer. Completions go to the
  * user thread through the completion queue, after any READ data was written into its destination.
  *
- * <p>Nothing in a cycle blocks: sockets are non-blocking and polled with {@code selectNow}; the
- * runner's idle strategy paces the thread when there is no work. An unexpected exception while
+ * <p>Nothing in a cycle blocks: sockets are non-blocking and polled with {@code selectNow}; between
+ * cycles without work the thread waits on the sockets ({@link SocketWaitIdleStrategy}) or follows the
+ * configured idle strategy. With {@link TcpOptions#sharedThread()} the cycle runs inside
+ * {@link TcpFabric#poll} on the caller's thread instead of on a thread of its own. An unexpected exception while
  * handling one connection closes that connection and is counted; it never stops the thread.
  */
 final class NetworkAgent implements Agent {
     private static final int SUBMISSIONS_PER_CYCLE = 256;
     private static final int ACCEPTS_PER_CYCLE = 16;
+    private static final Consumer<SelectionKey> IGNORE_READY = key -> { };
 
     private final TcpOptions options;
     private final int localNode;
@@ -45,6 +48,8 @@ final class NetworkAgent implements Agent {
     private final Consumer<TcpOperation> onSubmission = this::onSubmission;
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private volatile Throwable lastInternalError;
+    /** True while the thread waits in {@link #await}: another thread posting must wake it. */
+    private volatile boolean waiting;
     private int handshaking;
     private long now;
 
@@ -99,6 +104,29 @@ final class NetworkAgent implements Agent {
             }
         }
         return work;
+    }
+
+    /**
+     * Waits until a socket is ready, the selector is woken or {@code maxMillis} passed, without serving
+     * anything: the next {@link #doWork()} serves what is ready (readiness is level-triggered) with a fresh
+     * clock. Returns at once if operations were posted, so a post racing with the wait is never missed
+     * (the poster reads {@link #isWaiting()} after queueing; this reads the queue after setting it).
+     */
+    void await(long maxMillis) {
+        waiting = true;
+        try {
+            if (submissions.isEmpty()) {
+                selector.select(IGNORE_READY, maxMillis); // the selected-key set would allocate per ready key
+            }
+        } catch (IOException | RuntimeException e) {
+            internalError(e);
+        } finally {
+            waiting = false;
+        }
+    }
+
+    boolean isWaiting() {
+        return waiting;
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.ubft.fabric.tcp;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 import org.ubft.common.NodeId;
@@ -23,9 +24,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link Fabric} over TCP (DESIGN.md §4), java.nio only. Each node listens on one socket and runs
- * one network thread (an Agrona agent) that, like a NIC, serves peers' READ and WRITE requests on this
- * node's regions and enforces their permissions whether or not the application polls, and that also
- * sends this node's operations and receives their answers. The user thread posts through a bounded
+ * one network duty cycle (an Agrona agent) that, like a NIC, serves peers' READ and WRITE requests on this
+ * node's regions and enforces their permissions, and that also sends this node's operations and receives
+ * their answers. By default the cycle has a thread of its own, so a node's regions are served whether or
+ * not the application polls (memory nodes need that); with {@link TcpOptions#sharedThread()} it runs
+ * inside {@link #poll} on the caller's thread, which then idles on the sockets
+ * ({@link #pollerIdleStrategy}). The user thread posts through a bounded
  * submission queue and polls a bounded completion queue; a READ's bytes are in its destination before
  * its completion is queued, and never written after.
  *
@@ -55,10 +59,12 @@ public final class TcpFabric implements Fabric {
     private final TcpCounters counters = new TcpCounters();
     private final InetSocketAddress localAddress;
     private final NetworkAgent agent;
+    private final Selector selector;
+    /** The network thread, or null with {@link TcpOptions#sharedThread()} (then {@link #poll} runs the cycle). */
     private final AgentRunner runner;
 
     /**
-     * Binds the listening socket and starts the network thread.
+     * Binds the listening socket and starts the network thread (unless the options share the poller's).
      *
      * @throws FabricException if the address cannot be bound
      */
@@ -85,13 +91,38 @@ public final class TcpFabric implements Fabric {
             throw new FabricException("tcp fabric of " + NodeId.toString(localNode) + " cannot listen on "
                 + options.bindAddress() + ": " + e.getMessage(), e);
         }
+        this.selector = selector;
         agent = new NetworkAgent(options, counters, selector, server, submissions, completions, regions);
-        runner = new AgentRunner(options.idleStrategy().get(), agent::internalError, null, agent);
-        AgentRunner.startOnThread(runner, r -> {
-            Thread t = new Thread(r, agent.roleName());
-            t.setDaemon(true);
-            return t;
-        });
+        if (options.sharedThread()) {
+            runner = null;
+            agent.onStart();
+        } else {
+            IdleStrategy idle = options.waitOnSockets() ? new SocketWaitIdleStrategy(agent) : options.idleStrategy().get();
+            runner = new AgentRunner(idle, agent::internalError, null, agent);
+            AgentRunner.startOnThread(runner, r -> {
+                Thread t = new Thread(r, agent.roleName());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    /**
+     * With {@link TcpOptions#sharedThread()} and {@link TcpOptions#waitOnSockets()}: a new strategy that idles
+     * the polling thread on this fabric's sockets ({@link SocketWaitIdleStrategy}), so that it wakes as soon as
+     * bytes arrive; otherwise {@code configured}.
+     */
+    @Override
+    public IdleStrategy pollerIdleStrategy(IdleStrategy configured) {
+        return runner == null && options.waitOnSockets() ? new SocketWaitIdleStrategy(agent) : configured;
+    }
+
+    /** Wakes the thread waiting on this fabric's sockets, if one is. */
+    @Override
+    public void wakePoller() {
+        if (agent.isWaiting()) {
+            selector.wakeup();
+        }
     }
 
     /** The address this node listens on (with the port picked if the options said 0). */
@@ -106,6 +137,11 @@ public final class TcpFabric implements Fabric {
 
     public TcpOptions options() {
         return options;
+    }
+
+    /** The network duty cycle (tests). */
+    NetworkAgent networkAgent() {
+        return agent;
     }
 
     /** The last unexpected error caught on the network thread, or null (diagnostics). */
@@ -199,12 +235,22 @@ public final class TcpFabric implements Fabric {
             // Cannot happen: the queue holds maxOutstanding and the guard admitted this operation.
             throw new IllegalStateException("submission queue full");
         }
+        if (runner != null) {
+            wakePoller(); // a network thread waiting on its sockets sends this at once
+        }
     }
 
     @Override
     public int poll(CompletionHandler handler, int limit) {
         if (guard.isClosed()) {
             return 0;
+        }
+        if (runner == null) {
+            try {
+                agent.doWork();
+            } catch (Exception e) {
+                agent.internalError(e);
+            }
         }
         int n = 0;
         while (n < limit) {
@@ -239,7 +285,11 @@ public final class TcpFabric implements Fabric {
             return;
         }
         guard.close();
-        runner.close();
+        if (runner != null) {
+            runner.close();
+        } else {
+            agent.onClose();
+        }
         regions.set(RegionTable.EMPTY);
         submissions.clear();
         completions.clear();

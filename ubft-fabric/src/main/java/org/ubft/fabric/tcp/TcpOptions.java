@@ -38,6 +38,8 @@ public final class TcpOptions {
     private final int maxFrameBytes;
     private final int maxConnections;
     private final Supplier<IdleStrategy> idleStrategy;
+    private final boolean sharedThread;
+    private final boolean waitOnSockets;
     private final ConnectionAuthenticator authenticator;
     private final NanoClock clock;
 
@@ -53,6 +55,8 @@ public final class TcpOptions {
         maxFrameBytes = b.maxFrameBytes;
         maxConnections = b.maxConnections;
         idleStrategy = b.idleStrategy;
+        sharedThread = b.sharedThread;
+        waitOnSockets = b.waitOnSockets;
         authenticator = b.authenticator;
         clock = b.clock;
     }
@@ -121,9 +125,32 @@ public final class TcpOptions {
         return maxConnections;
     }
 
-    /** Makes the network thread's idle strategy (one per fabric: idle strategies have state). */
+    /**
+     * Makes the network thread's idle strategy (one per fabric: idle strategies have state), used when
+     * {@link #waitOnSockets()} is off.
+     */
     public Supplier<IdleStrategy> idleStrategy() {
         return idleStrategy;
+    }
+
+    /**
+     * Whether the network's duty cycle runs on the thread that polls the fabric (inside
+     * {@link TcpFabric#poll}) instead of on a thread of its own, like Aeron's shared threading mode: one
+     * thread hand-off less on every message each way, and one thread less per process. That thread must
+     * poll in every duty cycle and should idle with {@link TcpFabric#pollerIdleStrategy}. Default false.
+     */
+    public boolean sharedThread() {
+        return sharedThread;
+    }
+
+    /**
+     * Whether an idle network waits on its sockets (a selector, for at most
+     * {@link SocketWaitIdleStrategy#MAX_WAIT_MILLIS} ms, woken at once by arriving bytes or a posted
+     * operation) instead of following {@link #idleStrategy()}. Default true; turn it off for spinning
+     * strategies on dedicated cores.
+     */
+    public boolean waitOnSockets() {
+        return waitOnSockets;
     }
 
     /**
@@ -151,6 +178,8 @@ public final class TcpOptions {
         private int maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
         private int maxConnections = DEFAULT_MAX_CONNECTIONS;
         private Supplier<IdleStrategy> idleStrategy = BackoffIdleStrategy::new;
+        private boolean sharedThread;
+        private boolean waitOnSockets = true;
         private ConnectionAuthenticator authenticator = ConnectionAuthenticator.unauthenticated();
         private NanoClock clock = SystemNanoClock.INSTANCE;
 
@@ -201,6 +230,18 @@ public final class TcpOptions {
 
         public Builder idleStrategy(Supplier<IdleStrategy> supplier) {
             this.idleStrategy = supplier;
+            return this;
+        }
+
+        /** See {@link TcpOptions#sharedThread()}. */
+        public Builder sharedThread(boolean shared) {
+            this.sharedThread = shared;
+            return this;
+        }
+
+        /** See {@link TcpOptions#waitOnSockets()}. */
+        public Builder waitOnSockets(boolean wait) {
+            this.waitOnSockets = wait;
             return this;
         }
 

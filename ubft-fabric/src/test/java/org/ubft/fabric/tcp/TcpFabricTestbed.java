@@ -1,5 +1,6 @@
 package org.ubft.fabric.tcp;
 
+import org.ubft.common.NodeId;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.FabricTestbed;
 
@@ -27,6 +28,7 @@ public final class TcpFabricTestbed implements FabricTestbed {
     private final List<TcpFabric> opened = new ArrayList<>();
     private final UnaryOperator<TcpOptions.Builder> tweak;
     private final TestKeys keys;
+    private boolean sharedThreads;
 
     public TcpFabricTestbed() {
         this(UnaryOperator.identity());
@@ -52,6 +54,16 @@ public final class TcpFabricTestbed implements FabricTestbed {
         return new TcpFabricTestbed(new TestKeys(), tweak);
     }
 
+    /**
+     * A testbed whose replicas and clients run their network inside {@code poll} ({@link TcpOptions#sharedThread()});
+     * memory nodes keep a network thread, as {@code Fabrics.open} does.
+     */
+    public static TcpFabricTestbed sharedThreads() {
+        TcpFabricTestbed testbed = new TcpFabricTestbed();
+        testbed.sharedThreads = true;
+        return testbed;
+    }
+
     /** The nodes' keys, or null if this testbed does not authenticate. */
     public TestKeys keys() {
         return keys;
@@ -66,7 +78,8 @@ public final class TcpFabricTestbed implements FabricTestbed {
         TcpOptions.Builder builder = TcpOptions.builder(nodeId)
             .bindAddress(new InetSocketAddress("127.0.0.1", 0))
             .peerResolver(addresses::get)
-            .operationTimeout(OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            .operationTimeout(OPERATION_TIMEOUT_MS, TimeUnit.MILLISECONDS)
+            .sharedThread(sharedThreads && NodeId.role(nodeId) != NodeId.Role.MEMNODE);
         if (keys != null) {
             builder.authenticator(keys.authenticator(nodeId));
         }
@@ -75,7 +88,7 @@ public final class TcpFabricTestbed implements FabricTestbed {
 
     @Override
     public String name() {
-        return keys == null ? "tcp" : "tcp-authenticated";
+        return (keys == null ? "tcp" : "tcp-authenticated") + (sharedThreads ? "-shared-thread" : "");
     }
 
     @Override

@@ -1,0 +1,104 @@
+package org.ubft.fabric.tcp;
+
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.ubft.common.NodeId;
+import org.ubft.fabric.LocalRegion;
+import org.ubft.fabric.Permission;
+import org.ubft.fabric.Permissions;
+import org.ubft.fabric.Status;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/**
+ * A tcp fabric whose network runs on the polling thread ({@link TcpOptions#sharedThread()}): it has no network thread,
+ * serves peers only inside {@code poll}, and its poller, waiting on the sockets, wakes as soon as a peer's bytes
+ * arrive or another thread calls {@code wakePoller}. The waits here are a minute long, so a wake-up that did not
+ * happen shows as a timeout; nothing depends on how fast the machine is.
+ */
+class TcpSharedThreadTest {
+    private static final int SHARED = NodeId.replica(0);
+    private static final int PEER = NodeId.memnode(1); // has a network thread: its WRITE goes out on its own
+    private static final int REGION = 3;
+    private static final long LONG_WAIT_MILLIS = 60_000;
+
+    private static boolean hasThread(String name) {
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name));
+    }
+
+    @Test
+    void sharedFabricHasNoNetworkThreadAndItsPollerWaitsOnTheSockets() {
+        try (TcpFabricTestbed testbed = TcpFabricTestbed.sharedThreads()) {
+            TcpFabric shared = testbed.open(SHARED);
+            TcpFabric own = testbed.open(NodeId.memnode(0));
+            assertFalse(hasThread("ubft-tcp-" + NodeId.toString(SHARED)), "no network thread with a shared thread");
+            assertInstanceOf(SocketWaitIdleStrategy.class, shared.pollerIdleStrategy(new BusySpinIdleStrategy()));
+            IdleStrategy configured = new BusySpinIdleStrategy();
+            assertSame(configured, own.pollerIdleStrategy(configured), "a fabric with a network thread: as configured");
+        }
+    }
+
+    @Test
+    void aPeersWriteWakesThePollerAndIsServedInsidePoll() throws Exception {
+        try (TcpFabricTestbed testbed = TcpFabricTestbed.sharedThreads()) {
+            TcpFabric shared = testbed.open(SHARED);
+            LocalRegion region = shared.register(REGION, 64, Permissions.none().grant(PEER, Permission.READ_WRITE));
+            TcpFabric peer = testbed.open(PEER);
+            // connect (the peer's first operation) while the shared side polls
+            UnsafeBuffer src = new UnsafeBuffer(new byte[8]);
+            src.putLong(0, 41);
+            peer.write(1, SHARED, REGION, 0, src, 0, 8);
+            assertEquals(Status.SUCCESS, completeWhilePolling(peer, shared));
+
+            CompletableFuture<Void> waited = CompletableFuture.runAsync(
+                () -> shared.networkAgent().await(LONG_WAIT_MILLIS)); // the poller's thread, idle
+            Thread.sleep(50);
+            src.putLong(0, 42);
+            peer.write(2, SHARED, REGION, 0, src, 0, 8);
+            waited.get(30, TimeUnit.SECONDS); // the bytes arriving ended the minute-long wait
+            assertEquals(41, region.buffer().getLong(0), "not served before the poller's next poll");
+            assertEquals(Status.SUCCESS, completeWhilePolling(peer, shared));
+            assertEquals(42, region.buffer().getLong(0));
+            assertNull(shared.lastInternalError());
+        }
+    }
+
+    @Test
+    void wakePollerFromAnotherThreadEndsTheWait() throws Exception {
+        try (TcpFabricTestbed testbed = TcpFabricTestbed.sharedThreads()) {
+            TcpFabric shared = testbed.open(SHARED);
+            CompletableFuture<Void> waited = CompletableFuture.runAsync(
+                () -> shared.networkAgent().await(LONG_WAIT_MILLIS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!shared.networkAgent().isWaiting() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            shared.wakePoller();
+            waited.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Polls both ends until {@code poster}'s one operation completes; returns its status. */
+    private static Status completeWhilePolling(TcpFabric poster, TcpFabric other) {
+        Status[] status = new Status[1];
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (status[0] == null) {
+            other.poll((id, s) -> { }, 16);
+            poster.poll((id, s) -> status[0] = s, 16);
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the operation did not complete");
+            }
+            Thread.onSpinWait();
+        }
+        return status[0];
+    }
+}
