@@ -36,6 +36,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * with the client's key. A request fails with a {@link UbftClientException} when no reply quorum came within
  * {@link ClientOptions#invokeTimeout()} (counted from the call), when the client is closed, or at once when the queue
  * is full.
+ *
+ * <p>Each client starts a new session ({@link org.ubft.consensus.wire.RequestNumbers}) from the wall clock, so the
+ * replicas serve it after an earlier run with the same client index; that needs a clock that does not go back between
+ * runs, and one process at a time per client index.
  */
 public final class UbftClient implements AutoCloseable {
     private final Fabric fabric;
