@@ -4,9 +4,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.ubft.consensus.replica.ReplicaCounters.Drop;
 import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.Reader;
 import org.ubft.consensus.wire.RequestNumbers;
+import org.ubft.consensus.wire.Writer;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -182,5 +185,28 @@ class ClientSessionsTest {
             assertTrue(c.replicas[i].view() >= 1, state(c));
             assertEquals(20, c.replicas[i].counters().executedRequests(), state(c));
         }
+    }
+
+    @Test
+    void theReplyCacheTellsSessionsApartAndItsEncodingRestores() {
+        ClientTable t = new ClientTable(1, 4, 8);
+        for (long k = 1; k <= 3; k++) {
+            t.record(0, number(OLD, k), ("o" + k).getBytes());
+        }
+        t.record(0, number(NEW, 1), "n1".getBytes());
+        assertEquals(number(NEW, 1), t.lastExecuted(0));
+        assertEquals(-1, t.cached(0, number(OLD, 1)), "the new session's request 1 took its entry");
+        assertEquals(-1, t.cached(0, number(NEW, 2)), "the entry holds the old session's 2, not this one");
+        int e = t.cached(0, number(NEW, 1));
+        assertArrayEquals("n1".getBytes(), Arrays.copyOfRange(t.replies(), t.replyOffset(e),
+            t.replyOffset(e) + t.replyLength(e)));
+        UnsafeBuffer b = new UnsafeBuffer(new byte[t.maxEncodedBytes()]);
+        Writer w = new Writer().wrap(b, 0);
+        t.encode(w);
+        ClientTable copy = new ClientTable(1, 4, 8);
+        assertTrue(copy.restore(b, 0, w.length(), new Reader()), "a table across two sessions is a valid state");
+        assertEquals(number(NEW, 1), copy.lastExecuted(0));
+        assertEquals(-1, copy.cached(0, number(NEW, 2)));
+        assertTrue(copy.cached(0, number(NEW, 1)) >= 0);
     }
 }
