@@ -1,17 +1,25 @@
 package org.ubft.consensus.client;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.RequestNumbers;
+
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The client protocol of DESIGN.md §9, sans-IO: single-threaded, no threads or clocks of its own (time from the
  * injected {@link NanoClock}), output through a {@link Port}.
  *
  * <ul>
- *   <li>{@link #submit} numbers requests 1, 2, 3, .. and sends each REQUEST ({@link ClientWire}) to every server,
- *       unsigned (fast path).</li>
+ *   <li>{@link #submit} numbers requests 1, 2, 3, .. in the client's session ({@link RequestNumbers}) and sends each
+ *       REQUEST ({@link ClientWire}) to every server, unsigned (fast path). The core starts a new session at
+ *       construction (from its {@link Sessions}: by default the wall clock), so the replicas serve a restarted client;
+ *       when a session's sequences run out ({@link RequestNumbers#MAX_SEQUENCE}) it refuses submits until nothing is
+ *       outstanding, then starts the next session.</li>
  *   <li>{@link #doWork()} retransmits a request whose reply did not come within its timeout (first the
  *       {@link #retransmissionTimeoutNanos() adaptive one}, from the round trips measured), to the servers that
  *       have not answered it yet (to all of them if all have), then doubles its timeout up to
@@ -43,6 +51,26 @@ public final class ClientCore {
     @FunctionalInterface
     public interface Signer {
         void sign(byte[] message, int offset, int length, byte[] signature, int at);
+    }
+
+    /**
+     * Where a client's sessions come from ({@link RequestNumbers}): each call returns the session to start now. The core
+     * takes at least its previous session + 1.
+     */
+    @FunctionalInterface
+    public interface Sessions {
+        long next();
+    }
+
+    private static final ConcurrentHashMap<Integer, Long> LAST_SESSION = new ConcurrentHashMap<>();
+
+    /**
+     * Sessions of client {@code client} from the wall clock: the milliseconds since {@link RequestNumbers#EPOCH_MILLIS},
+     * and above every session this process gave the client before (two cores started within a millisecond).
+     */
+    public static Sessions wallClockSessions(int client, EpochClock clock) {
+        return () -> LAST_SESSION.merge(client, RequestNumbers.sessionAt(clock.time()),
+            (previous, now) -> Math.max(now, previous + 1));
     }
 
     /** Called once per completed request with the accepted reply body, valid only during the call. */
@@ -115,6 +143,11 @@ public final class ClientCore {
     private final boolean[][] replied;
     private final UnsafeBuffer[][] replies;
     private final int[][] replyLength;
+    private final Sessions sessions;
+    private final long maxSequence;
+    private long session = -1;
+    /** Last sequence issued in {@link #session}. */
+    private long sequence;
     private long lastNumber;
     private int inFlight;
 
@@ -124,9 +157,26 @@ public final class ClientCore {
      *                   request's slot is freed after it returns)
      */
     public ClientCore(Config config, NanoClock clock, Port port, Signer signer, Completion completion) {
-        if (clock == null || port == null || completion == null) {
-            throw new IllegalArgumentException("clock, port and completion are required");
+        this(config, clock, wallClockSessions(config.client(), SystemEpochClock.INSTANCE), port, signer, completion);
+    }
+
+    /** As {@link #ClientCore(Config, NanoClock, Port, Signer, Completion)} with the sessions from {@code sessions}. */
+    public ClientCore(Config config, NanoClock clock, Sessions sessions, Port port, Signer signer,
+                      Completion completion) {
+        this(config, clock, sessions, RequestNumbers.MAX_SEQUENCE, port, signer, completion);
+    }
+
+    /** With sessions of at most {@code maxSequence} requests (tests of the session rollover). */
+    ClientCore(Config config, NanoClock clock, Sessions sessions, long maxSequence, Port port, Signer signer,
+               Completion completion) {
+        if (clock == null || sessions == null || port == null || completion == null) {
+            throw new IllegalArgumentException("clock, sessions, port and completion are required");
         }
+        if (maxSequence < 1 || maxSequence > RequestNumbers.MAX_SEQUENCE) {
+            throw new IllegalArgumentException("maxSequence " + maxSequence + " outside 1.." + RequestNumbers.MAX_SEQUENCE);
+        }
+        this.sessions = sessions;
+        this.maxSequence = maxSequence;
         this.config = config;
         this.clock = clock;
         this.port = port;
@@ -152,13 +202,27 @@ public final class ClientCore {
                 replies[s][r] = new UnsafeBuffer(new byte[Math.max(1, config.maxReplyBytes())]);
             }
         }
+        startSession();
+    }
+
+    /** The next session: from {@link #sessions}, above the previous one. */
+    private void startSession() {
+        long next = Math.max(sessions.next(), session + 1);
+        if (next > RequestNumbers.MAX_SESSION) {
+            throw new IllegalStateException("client " + config.client() + ": session " + next + " beyond "
+                + RequestNumbers.MAX_SESSION + " (is the clock after 2059?)");
+        }
+        session = next;
+        sequence = 0;
+        counters.sessions++;
     }
 
     /**
      * Starts a request: numbers it, sends it unsigned to every server and arms its retransmission timer.
      *
-     * @return its request number, or {@code -1} if {@link Config#maxInFlight()} requests are outstanding (nothing
-     *         is sent; submit again after a completion or a {@link #cancel})
+     * @return its request number, or {@code -1} if {@link Config#maxInFlight()} requests are outstanding, or the
+     *         session's sequences ran out and requests are still outstanding (nothing is sent; submit again after a
+     *         completion or a {@link #cancel}; {@link #hasRoom()} tells)
      * @throws IllegalArgumentException if the payload is longer than {@link Config#maxPayloadBytes()}
      */
     public long submit(DirectBuffer payload, int offset, int length) {
@@ -167,11 +231,16 @@ public final class ClientCore {
                 + config.maxPayloadBytes());
         }
         int s = freeSlot();
-        if (s < 0) {
+        if (s < 0 || (sequence == maxSequence && inFlight > 0)) {
             counters.requestsRefused++;
             return -1;
         }
-        long n = ++lastNumber;
+        if (sequence == maxSequence) {
+            // nothing outstanding: every request of the old session was answered, none can turn stale at the replicas
+            startSession();
+        }
+        long n = RequestNumbers.number(session, ++sequence);
+        lastNumber = n;
         number[s] = n;
         inFlight++;
         requestLength[s] = ClientWire.putRequest(request[s], 0, config.client(), n, payload, offset, length);
@@ -387,7 +456,12 @@ public final class ClientCore {
 
     /** Whether another request can be submitted now. */
     public boolean hasRoom() {
-        return inFlight < slots;
+        return inFlight < slots && (sequence < maxSequence || inFlight == 0);
+    }
+
+    /** The current session ({@link RequestNumbers}). */
+    public long session() {
+        return session;
     }
 
     /** Whether request {@code requestNumber} is outstanding. */

@@ -7,6 +7,7 @@ package org.ubft.consensus.client;
 public final class ClientCounters {
     long requestsSubmitted;
     long requestsRefused;
+    long sessions;
     long requestsSent;
     long retransmissions;
     long signedRetransmissions;
@@ -27,9 +28,17 @@ public final class ClientCounters {
         return requestsSubmitted;
     }
 
-    /** Submits refused because {@code maxInFlight} requests were outstanding. */
+    /**
+     * Submits refused because {@code maxInFlight} requests were outstanding, or because the session's last sequence was
+     * used and a new session starts only once no request is outstanding.
+     */
     public long requestsRefused() {
         return requestsRefused;
+    }
+
+    /** Sessions started: the first at construction, one more each time a session's sequences ran out. */
+    public long sessions() {
+        return sessions;
     }
 
     /** REQUEST messages handed to the port, first transmissions and retransmissions, one per server. */
@@ -110,8 +119,8 @@ public final class ClientCounters {
 
     @Override
     public String toString() {
-        return "ClientCounters[submitted=" + requestsSubmitted + ", refused=" + requestsRefused + ", sent="
-            + requestsSent + ", retransmissions=" + retransmissions + " (signed " + signedRetransmissions
+        return "ClientCounters[submitted=" + requestsSubmitted + ", refused=" + requestsRefused + ", sessions="
+            + sessions + ", sent=" + requestsSent + ", retransmissions=" + retransmissions + " (signed " + signedRetransmissions
             + "), completed=" + requestsCompleted + ", cancelled=" + requestsCancelled + ", replies=" + repliesReceived
             + ", accepted=" + repliesAccepted + ", dropped: malformed=" + droppedMalformed + " wrongClient="
             + droppedWrongClient + " wrongReplica=" + droppedWrongReplica + " unknownNumber=" + droppedUnknownNumber

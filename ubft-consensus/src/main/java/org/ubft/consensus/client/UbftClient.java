@@ -13,6 +13,7 @@ import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.crypto.ClusterKeys;
 import org.ubft.common.crypto.SigningKey;
 import org.ubft.ctbcast.link.LinkConfig;
+import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.fabric.CompletionRouter;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.Fabrics;
@@ -36,6 +37,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * with the client's key. A request fails with a {@link UbftClientException} when no reply quorum came within
  * {@link ClientOptions#invokeTimeout()} (counted from the call), when the client is closed, or at once when the queue
  * is full.
+ *
+ * <p>Each client starts a new session ({@link org.ubft.consensus.wire.RequestNumbers}) and its link indices
+ * ({@link CtbcastNode#wallClockEpoch()}) from the wall clock, so the replicas hear and serve it after an earlier run
+ * with the same client index; that needs a clock that does not go back between runs, and one process at a time per
+ * client index.
  */
 public final class UbftClient implements AutoCloseable {
     private final Fabric fabric;
@@ -108,6 +114,8 @@ public final class UbftClient implements AutoCloseable {
         ClientCore[] coreRef = new ClientCore[1];
         this.links = ClientLinks.forClient(router, clock, client, servers, links,
             (replica, b, off, len) -> coreRef[0].onReply(replica, b, off, len));
+        // above every index an earlier run of this client sent: the replicas' receivers jump to it (§6.2)
+        this.links.links().startAt(CtbcastNode.wallClockEpoch());
         this.core = new ClientCore(new ClientCore.Config(client, servers, options.quorumFor(n, f), maxRequestBytes,
             ClientLinks.maxReplyBody(links.maxPayloadBytes()), options.maxInFlight(),
             options.retransmitInitial().toNanos(), options.retransmitMax().toNanos()),

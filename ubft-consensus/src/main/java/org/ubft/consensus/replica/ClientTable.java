@@ -12,7 +12,9 @@ import java.util.Arrays;
  * last {@code depth} executed requests, cached so a retransmission is answered, not re-executed. A client may have up
  * to {@code depth} requests in flight (the replica keeps as many pending per client), so the reply of any of them
  * whose first copy was lost can still be sent again. Sized at construction (clients × depth × the largest reply).
- * Part of the checkpointed state, so a replica restored by state transfer keeps the guarantee.
+ * Part of the checkpointed state, so a replica restored by state transfer keeps the guarantee. Numbers carry the
+ * client's session ({@link org.ubft.consensus.wire.RequestNumbers}): an entry matches one number exactly, so a reply
+ * of an earlier session is never taken for one of a later session with the same sequence.
  */
 public final class ClientTable {
     private final int clients;

@@ -3,10 +3,14 @@ package org.ubft.consensus.replica;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.RequestNumbers;
 
 /**
  * Requests this replica received directly from clients and has not executed yet: per client a ring of
- * {@code perClient} entries (request number mod perClient), sized at construction. The leader proposes from it; a
+ * {@code perClient} entries (request number mod perClient, which is the sequence mod perClient: see
+ * {@link RequestNumbers}), sized at construction. The replica puts only numbers {@link RequestNumbers#inWindow} of the
+ * client's last executed one, so an entry holds at most one request of the current session's window or of a later
+ * session's first {@code perClient} (the higher number wins the entry: a later session supersedes). The leader proposes from it; a
  * follower endorses an unsigned request in a PREPARE only if it holds the same request here (paper §5.4: "a replica
  * endorses a PREPARE message for a client request only if it has also received that request directly from the
  * client"), and echoes what it holds to the leader (Echo Req).
@@ -65,6 +69,21 @@ final class PendingRequests {
     /** Whether request {@code n} of {@code client} is held. */
     boolean holds(int client, long n) {
         return number[index(client, n)] == n;
+    }
+
+    /**
+     * The held first request of a session later than {@code after}'s, or 0: what the client executes next when its
+     * current session has nothing more ({@link RequestNumbers#isNext}).
+     */
+    long laterSessionFirst(int client, long after) {
+        long held = number[index(client, 1)];
+        return RequestNumbers.sequence(held) == 1 && RequestNumbers.session(held) > RequestNumbers.session(after)
+            ? held : 0;
+    }
+
+    /** Number held in entry {@code entry} (0 .. perClient - 1) of {@code client}, 0 if none ever was. */
+    long numberAt(int client, int entry) {
+        return number[client * perClient + entry];
     }
 
     /** Whether the held request {@code n} of {@code client} has the same identity as the one at {@code src}. */

@@ -9,6 +9,7 @@ import org.ubft.consensus.replica.ReplicaCounters.Drop;
 import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
+import org.ubft.consensus.wire.RequestNumbers;
 import org.ubft.consensus.wire.Writer;
 
 import java.util.Arrays;
@@ -28,7 +29,8 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  *       {@link ReplicaConfig#slowPathTimeoutNanos()} (the paper's implementation, §4.2), when another replica
  *       certifies the slot, or when a view change needs the promised COMMITs (Algorithm 3, lines 4-5).</li>
  *   <li>Requests are executed at most once and in each client's order: request k of a client executes only after its
- *       request k-1 ({@link ClientTable}).</li>
+ *       request k-1 ({@link ClientTable}), or as the first of a later session of the client, which makes the earlier
+ *       sessions stale (a restarted client, {@link RequestNumbers}).</li>
  *   <li>A replica behind the latest checkpoint fetches its state ({@link StateTransferPort}).</li>
  *   <li>Leader suspicion: a request received from a client and not executed within
  *       {@link ReplicaConfig#requestTimeoutNanos()} while nothing progresses (or within 8 timeouts in any case), or a
@@ -303,6 +305,10 @@ public final class Replica {
         }
         long number = ClientWire.number(buffer, offset);
         long last = clientTable.lastExecuted(client);
+        if (RequestNumbers.stale(last, number)) {
+            counters.drop(Drop.STALE_SESSION); // an earlier session of the client: never executed any more
+            return;
+        }
         if (number <= last) {
             int e = clientTable.cached(client, number); // executed: its reply again (the first may have been lost)
             if (e >= 0) {
@@ -310,7 +316,7 @@ public final class Replica {
             }
             return;
         }
-        if (number > last + pending.perClient()) {
+        if (!RequestNumbers.inWindow(last, number, pending.perClient())) {
             counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed: not kept, but
             if (farAheadSince[client] == 0) {     // if this replica stays behind it, it suspects the leader
                 farAheadSince[client] = clock.nanoTime();
@@ -518,7 +524,10 @@ public final class Replica {
         return work;
     }
 
-    /** Batches proposable requests (round-robin over clients, each client in number order); returns the length. */
+    /**
+     * Batches proposable requests (round-robin over clients, each client in execution order: the next of its session,
+     * else the first of a later session, {@link RequestNumbers#isNext}); returns the length.
+     */
     private int buildBatch(long now) {
         UnsafeBuffer send = batchScratch;
         int at = 0;
@@ -528,28 +537,37 @@ public final class Replica {
         long everyFollower = ((1L << n) - 1) & ~(1L << self);
         for (int i = 0; i < clients && count < config.maxBatchRequests(); i++) {
             int c = (roundRobin + i) % clients;
-            long k = Math.max(proposedUpTo[c], clientTable.lastExecuted(c)) + 1;
-            while (count < config.maxBatchRequests() && pending.holds(c, k)) {
+            long after = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
+            while (count < config.maxBatchRequests()) {
+                long k = after + 1;
+                if (!pending.holds(c, k) || !ready(c, k, now, everyFollower)) {
+                    // a new session of the client (a restart), also when its old session's next is stuck
+                    k = pending.laterSessionFirst(c, after);
+                    if (k == 0 || !ready(c, k, now, everyFollower)) {
+                        break;
+                    }
+                }
                 int len = pending.length(c, k);
                 if (bytes + len > maxBatchBytes) {
-                    break;
-                }
-                long echoes = pending.echoes(c, k) & everyFollower;
-                boolean ready = pending.signed(c, k) || echoes == everyFollower
-                    || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
-                if (!ready) {
                     break;
                 }
                 send.putBytes(at + bytes, pending.buffer(), pending.offset(c, k), len);
                 bytes += len;
                 count++;
                 proposedUpTo[c] = k;
-                k++;
+                after = k;
             }
         }
         roundRobin = (roundRobin + 1) % clients;
         send.putShort(at, (short) count, ClientWire.ORDER);
         return count == 0 ? 0 : bytes;
+    }
+
+    /** Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while. */
+    private boolean ready(int c, long k, long now, long everyFollower) {
+        long echoes = pending.echoes(c, k) & everyFollower;
+        return pending.signed(c, k) || echoes == everyFollower
+            || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
     }
 
     /** Algorithm 2, line 18: CTBcast-dlvr ⟨PREPARE, v, s, r⟩ from p. */
@@ -618,6 +636,7 @@ public final class Replica {
             int len = ClientWire.requestLength(prepBatch, pos, prepLength[i] - (pos - at), config.maxRequestBytes());
             int c = ClientWire.client(prepBatch, pos);
             long k = ClientWire.number(prepBatch, pos);
+            // executed or stale (numbers order by session, then sequence) needs no proof; execution skips it
             if (k > clientTable.lastExecuted(c)
                 && !pending.matches(c, k, prepBatch, pos, ClientWire.bodyLength(prepBatch, pos))
                 && !(ClientWire.signed(prepBatch, pos) && verifyClient(c, prepBatch, pos))) {
@@ -907,7 +926,7 @@ public final class Replica {
             int len = ClientWire.requestLength(decidedBatch, pos, decidedLength[i] - (pos - at), config.maxRequestBytes());
             int c = ClientWire.client(decidedBatch, pos);
             long k = ClientWire.number(decidedBatch, pos);
-            if (k == clientTable.lastExecuted(c) + 1) {
+            if (RequestNumbers.isNext(clientTable.lastExecuted(c), k)) { // k = last + 1, or a later session's first
                 int payloadLength = ClientWire.bodyLength(decidedBatch, pos);
                 byte[] payload = new byte[payloadLength];
                 decidedBatch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
@@ -920,7 +939,8 @@ public final class Replica {
                     proposedUpTo[c] = k;
                 }
             } else {
-                counters.duplicateRequests++; // executed already, or its predecessor was not: at most once, in order
+                // executed already, its predecessor was not, or of an earlier session: at most once, in order
+                counters.duplicateRequests++;
             }
             pos += len;
         }
@@ -1186,8 +1206,9 @@ public final class Replica {
         }
         for (int c = 0; c < config.clients(); c++) {
             long last = clientTable.lastExecuted(c);
-            for (long k = last + 1; k <= last + pending.perClient(); k++) {
-                if (pending.holds(c, k)) {
+            for (int e = 0; e < pending.perClient(); e++) {
+                long k = pending.numberAt(c, e); // held and not executed: in the current session's or a later one's
+                if (k > last) {
                     writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(c).i64(k);
                     out.send(leader, send, 0, writer.length());
                 }
@@ -1576,7 +1597,10 @@ public final class Replica {
             // a replica that is merely behind but executing does not suspect, unless a request waits far too long
             // (a leader that proposes others' requests and not this one's)
             boolean stalled = now - lastProgress >= timeout;
-            if (pending.holds(c, k)) {
+            if (!pending.holds(c, k)) {
+                k = pending.laterSessionFirst(c, last); // a restarted client's first request
+            }
+            if (k != 0 && pending.holds(c, k)) {
                 long waited = now - Math.max(pending.arrival(c, k), suspicionBase);
                 if ((waited >= timeout && stalled) || waited >= CENSORSHIP_FACTOR * timeout) {
                     return work + complain(now, timeout);

@@ -21,6 +21,8 @@ public final class ReplicaCounters {
         /** A request in a PREPARE that this replica could not endorse (not from the client, bad signature). */
         UNENDORSED_REQUEST,
         STALE, OUT_OF_WINDOW, BAD_CLIENT_REQUEST,
+        /** A client's request of an earlier session than its last executed one (RequestNumbers): never executed. */
+        STALE_SESSION,
         /** A broadcaster's message held after a delivery gap and pushed out by t newer ones before a SUMMARY came. */
         AFTER_GAP
     }

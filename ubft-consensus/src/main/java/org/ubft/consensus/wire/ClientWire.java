@@ -14,7 +14,7 @@ import java.nio.ByteOrder;
  *   1  u8   flags: bit 0 = SIGNED (a 64-byte Ed25519 signature of the client follows the payload)
  *   2  u16  reserved, 0
  *   4  i32  client index (client.N of the cluster file)
- *   8  i64  request number, from 1, increasing per client
+ *   8  i64  request number: session (bits 23-62) and sequence in it (bits 0-22, from 1), see below
  *   16 i32  payload length
  *   20 ...  payload
  *   [20 + length: 64-byte signature by the client's key over bytes 4 .. 20 + length]
@@ -30,6 +30,13 @@ import java.nio.ByteOrder;
  * </pre>
  * The signed range (4 .. 20 + length) is the request's identity: the same request sent unsigned and signed has the
  * same identity, so a replica matches a signed copy in a PREPARE with the unsigned one it got from the client.
+ *
+ * <p>Request numbers ({@link RequestNumbers}): a client run is a session, numbered by the wall-clock milliseconds
+ * since 2025-01-01 UTC when it started; its requests are numbered 1, 2, 3, .. in the session (a new session after
+ * 2^23 - 1). Replicas execute a client's request iff it is the next after the last executed one: the next sequence of
+ * the same session, or sequence 1 of a later session ({@link RequestNumbers#isNext}); so a restarted client is served,
+ * and requests of earlier sessions are stale. A replica keeps pending the next {@link #MAX_IN_FLIGHT} of the current
+ * session and the first {@link #MAX_IN_FLIGHT} of a later one. A REQUEST with sequence 0 is malformed.
  */
 public final class ClientWire {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
@@ -39,7 +46,8 @@ public final class ClientWire {
     public static final int HEADER_BYTES = 20;
     /**
      * Requests one client may have in flight: a replica keeps this many of a client's requests pending (numbers
-     * last executed + 1 .. + this) and caches as many replies, so every reply can be sent again after a loss.
+     * last executed + 1 .. + this, or sequences 1 .. this of a later session) and caches as many replies, so every
+     * reply can be sent again after a loss.
      */
     public static final int MAX_IN_FLIGHT = 16;
     public static final int SIGNATURE_BYTES = 64;
@@ -116,7 +124,7 @@ public final class ClientWire {
             return -1;
         }
         int length = b.getInt(offset + LENGTH_OFFSET, ORDER);
-        if (length < 0 || length > maxPayload || number(b, offset) < 1 || client(b, offset) < 0) {
+        if (length < 0 || length > maxPayload || !RequestNumbers.valid(number(b, offset)) || client(b, offset) < 0) {
             return -1;
         }
         int total = HEADER_BYTES + length + (signed(b, offset) ? SIGNATURE_BYTES : 0);

@@ -7,6 +7,7 @@ import org.ubft.common.NodeId;
 import org.ubft.common.crypto.PublicKeys;
 import org.ubft.common.crypto.SigningKey;
 import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.RequestNumbers;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -45,7 +46,7 @@ class ClientCoreTest {
 
     ClientCore core(int servers, int quorum, int maxInFlight, ClientCore.Signer signer) {
         return new ClientCore(new ClientCore.Config(CLIENT, servers, quorum, 256, 256, maxInFlight, INITIAL, MAX),
-            () -> now, (r, b, off, len) -> {
+            () -> now, () -> 0, (r, b, off, len) -> { // session 0: numbers 1, 2, 3, ..
                 byte[] copy = new byte[len];
                 b.getBytes(off, copy);
                 sent.add(new Sent(r, now, copy));
@@ -298,5 +299,76 @@ class ClientCoreTest {
             n = core.submit(bytes("c"));
         }
         assertEquals(MAX, core.retransmissionTimeoutNanos());
+    }
+
+    @Test
+    void aSessionWhoseSequencesRanOutWaitsForEveryRequestInFlightThenStartsALaterSession() {
+        long[] clock = {700}; // the session the wall clock gives; it does not move here
+        ClientCore core = new ClientCore(new ClientCore.Config(CLIENT, 3, 2, 256, 256, 4, INITIAL, MAX), () -> now,
+            () -> clock[0], 3, (r, b, off, len) -> {
+                byte[] copy = new byte[len];
+                b.getBytes(off, copy);
+                sent.add(new Sent(r, now, copy));
+            }, null, (n, b, off, len) -> done.add(new Done(n, new byte[0])));
+        assertEquals(700, core.session());
+        long[] n = new long[3];
+        for (int i = 0; i < 3; i++) {
+            n[i] = core.submit(bytes("s" + i));
+            assertEquals(RequestNumbers.number(700, i + 1), n[i]);
+        }
+        assertFalse(core.hasRoom(), "the session's last sequence is used: no room although a slot is free");
+        int before = sent.size();
+        assertEquals(-1, core.submit(bytes("x")));
+        assertEquals(before, sent.size(), "a refused request sends nothing");
+        for (int i = 0; i < 2; i++) {
+            deliver(core, 0, reply(0, CLIENT, n[i], "r"));
+            deliver(core, 1, reply(1, CLIENT, n[i], "r"));
+            assertFalse(core.hasRoom(), "still in flight: " + (2 - i));
+            assertEquals(-1, core.submit(bytes("x")));
+        }
+        assertEquals(3, core.counters().requestsRefused());
+        deliver(core, 0, reply(0, CLIENT, n[2], "r"));
+        deliver(core, 1, reply(1, CLIENT, n[2], "r"));
+        assertEquals(3, done.size());
+        assertTrue(core.hasRoom());
+        long next = core.submit(bytes("y"));
+        assertEquals(701, core.session(), "the clock gave the old session again: the next one");
+        assertEquals(RequestNumbers.first(701), next);
+        assertTrue(next > n[2], "numbers keep growing");
+        assertEquals(2, core.counters().sessions());
+        assertEquals(next, ClientWire.number(new UnsafeBuffer(sent.get(sent.size() - 1).bytes()), 0));
+        deliver(core, 0, reply(0, CLIENT, next, "r"));
+        deliver(core, 1, reply(1, CLIENT, next, "r"));
+        assertEquals(4, done.size());
+        clock[0] = 5_000;
+        core.submit(bytes("z"));
+        core.submit(bytes("z"));
+        long third = core.submit(bytes("z"));
+        assertEquals(-1, third, "701's three sequences used, two in flight");
+        for (Done d : List.copyOf(done)) {
+            assertTrue(RequestNumbers.session(d.number()) <= 701);
+        }
+        core.cancel(RequestNumbers.number(701, 2));
+        core.cancel(RequestNumbers.number(701, 3));
+        assertEquals(RequestNumbers.first(5_000), core.submit(bytes("z")), "a later wall clock: its session");
+    }
+
+    @Test
+    void wallClockSessionsCountMillisecondsSince2025AndNeverRepeatForAClientInOneProcess() {
+        long at = RequestNumbers.EPOCH_MILLIS + 1_000_000_000_000L; // far above any real session: exact values
+        ClientCore.Sessions s = ClientCore.wallClockSessions(CLIENT + 1000, () -> at);
+        assertEquals(1_000_000_000_000L, s.next());
+        assertEquals(1_000_000_000_001L, s.next(), "the same millisecond: the next session");
+        assertEquals(1_000_000_000_000L, ClientCore.wallClockSessions(CLIENT + 1001, () -> at).next(),
+            "another client has its own sessions");
+        assertEquals(1, RequestNumbers.sessionAt(0), "a clock before 2025: session 1");
+        // the default: the system's wall clock
+        long nowSession = System.currentTimeMillis() - RequestNumbers.EPOCH_MILLIS;
+        ClientCore a = core(3, 2, 4, null);
+        ClientCore b = new ClientCore(a.config(), () -> now, (r, buf, off, len) -> { }, null, (n, buf, off, len) -> { });
+        ClientCore c = new ClientCore(a.config(), () -> now, (r, buf, off, len) -> { }, null, (n, buf, off, len) -> { });
+        assertTrue(b.session() >= nowSession && b.session() < nowSession + 60_000, b.session() + " vs " + nowSession);
+        assertTrue(c.session() > b.session(), "a second core of the same client in this process: a later session");
+        assertEquals(RequestNumbers.first(c.session()), c.submit(bytes("x")));
     }
 }

@@ -108,7 +108,8 @@ class ClientSimTest {
             (r, b, off, len) -> core[0].onReply(r, b, off, len));
         byte[][] accepted = new byte[REQUESTS + 1][];
         core[0] = new ClientCore(new ClientCore.Config(CLIENT, N, 2, ClientLinks.maxRequestPayload(MAX_MESSAGE),
-            ClientLinks.maxReplyBody(MAX_MESSAGE), IN_FLIGHT, 100_000, 1_000_000), network.clock(), links::send, null,
+            ClientLinks.maxReplyBody(MAX_MESSAGE), IN_FLIGHT, 100_000, 1_000_000), network.clock(), () -> 0,
+            links::send, null, // session 0: numbers 1, 2, 3, ...
             (n, b, off, len) -> {
                 if (accepted[(int) n] != null) {
                     fail("request " + n + " completed twice");

@@ -293,6 +293,17 @@ final class ModelCluster {
         }
     }
 
+    /**
+     * A new client process with index {@code index} (the old one is gone, its requests in flight abandoned): its
+     * requests are numbered from 1 in {@code session} ({@link org.ubft.consensus.wire.RequestNumbers}).
+     */
+    TestClient restartClient(int index, long session) {
+        TestClient c = new TestClient(index);
+        c.number = org.ubft.consensus.wire.RequestNumbers.number(session, 0);
+        clientList[index] = c;
+        return c;
+    }
+
     /** Runs until every client has {@code requests} accepted replies or {@code maxNanos} pass; returns whether done. */
     boolean runUntilDone(long requests, long maxNanos) {
         long end = clock.now + maxNanos;
