@@ -108,6 +108,35 @@ class BenchmarkSmokeTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void orderBook() {
+        OrderBookBenchmark b = new OrderBookBenchmark();
+        b.setUp();
+        int resting = b.book.restingOrders(org.ubft.apps.orderbook.Side.BUY);
+        long last = 0;
+        for (int i = 0; i < 3 * OrderBookBenchmark.RESTING; i++) {
+            long id = b.addCancel();
+            assertTrue(id > last, "ids increase");
+            last = id;
+        }
+        assertEquals(resting, b.book.restingOrders(org.ubft.apps.orderbook.Side.BUY), "add-cancel keeps the book's size");
+        long trades = b.book.marketPrice();
+        for (int i = 0; i < 100; i++) {
+            long buy = b.match();
+            assertEquals(org.ubft.apps.orderbook.OrderStatus.FILLED, b.book.status(buy));
+        }
+        assertEquals(OrderBookBenchmark.MID, b.book.marketPrice(), "was " + trades);
+        long events = 0;
+        for (int i = 0; i < OrderBookBenchmark.FLOW + 1000; i++) {
+            long count = b.flow();
+            assertTrue(count >= events);
+            events = count;
+        }
+        long next = b.book.nextOrderId();
+        assertTrue(next > 2 * OrderBookBenchmark.RESTING && next <= 2 * OrderBookBenchmark.RESTING + 1001,
+            "a fresh book after a lap of the flow, then up to 1,000 more operations: next id " + next);
+    }
+
     /** Tears a benchmark down and checks that its shm directory is gone. */
     private static void tearDown(BenchNodes nodes, Runnable tearDown) {
         Path directory = nodes.directory();

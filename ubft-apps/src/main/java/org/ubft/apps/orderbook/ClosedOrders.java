@@ -1,10 +1,9 @@
 package org.ubft.apps.orderbook;
 
-import org.agrona.collections.Long2LongHashMap;
-
 /**
  * The last {@code capacity} orders that closed (filled, cancelled, rejected), oldest evicted first, so that a query
- * can still tell what became of a recent order. Bounded: arrays allocated once.
+ * can still tell what became of a recent order. Bounded: arrays allocated once. Recording is O(1) and keeps no
+ * index; a query scans from the newest (queries are rare, closes are on the matching path).
  */
 final class ClosedOrders {
     private final int capacity;
@@ -16,7 +15,6 @@ final class ClosedOrders {
     private final long[] stopPrices;
     private final long[] quantities;
     private final long[] filled;
-    private final Long2LongHashMap slotById;
     private int oldest;
     private int size;
 
@@ -30,7 +28,6 @@ final class ClosedOrders {
         stopPrices = new long[capacity];
         quantities = new long[capacity];
         filled = new long[capacity];
-        slotById = new Long2LongHashMap(Math.max(8, capacity * 2), 0.65f, -1);
     }
 
     int size() {
@@ -50,7 +47,6 @@ final class ClosedOrders {
         int slot;
         if (size == capacity) {
             slot = oldest;
-            slotById.remove(ids[slot]);
             oldest = (oldest + 1) % capacity;
         } else {
             slot = (oldest + size) % capacity;
@@ -64,13 +60,17 @@ final class ClosedOrders {
         stopPrices[slot] = stopPrice;
         quantities[slot] = quantity;
         filled[slot] = filledQuantity;
-        slotById.put(id, slot);
     }
 
     /** The closed order {@code id}, or null if not remembered. */
     OrderInfo get(long id) {
-        long slot = slotById.get(id);
-        return slot < 0 ? null : info((int) slot);
+        for (int i = size - 1; i >= 0; i--) {
+            int slot = (oldest + i) % capacity;
+            if (ids[slot] == id) {
+                return info(slot);
+            }
+        }
+        return null;
     }
 
     /** The {@code i}-th remembered order, oldest first. */

@@ -26,21 +26,25 @@ final class DepthTracker implements DepthView {
     /** Copies the top levels of both sides; returns the {@code *_CHANGED} bits. */
     int publish(BookSide bids, BookSide asks) {
         int changed = 0;
-        long bidPrice = bestPrice(Side.BUY);
-        long bidQty = bestQuantity(Side.BUY);
-        long askPrice = bestPrice(Side.SELL);
-        long askQty = bestQuantity(Side.SELL);
+        long bidPrice = best(prices, 0);
+        long bidQty = best(quantities, 0);
+        long askPrice = best(prices, 1);
+        long askQty = best(quantities, 1);
         if (copy(bids)) {
             changed |= BIDS_CHANGED;
         }
         if (copy(asks)) {
             changed |= ASKS_CHANGED;
         }
-        if (bidPrice != bestPrice(Side.BUY) || bidQty != bestQuantity(Side.BUY) || askPrice != bestPrice(Side.SELL)
-            || askQty != bestQuantity(Side.SELL)) {
+        if (bidPrice != best(prices, 0) || bidQty != best(quantities, 0) || askPrice != best(prices, 1)
+            || askQty != best(quantities, 1)) {
             changed |= BBO_CHANGED;
         }
         return changed;
+    }
+
+    private long best(long[][] values, int side) {
+        return levels[side] == 0 ? 0 : values[side][0];
     }
 
     private boolean copy(BookSide side) {

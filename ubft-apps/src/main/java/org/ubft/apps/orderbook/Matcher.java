@@ -109,12 +109,22 @@ final class Matcher {
     }
 
     private long walkLevel(Order in, PriceLevel level, long remaining, boolean execute, BookSide other) {
+        if (level.isEmpty()) {
+            return remaining;
+        }
+        // every order of a limit level trades at its price; market orders at the incoming limit or the market price
+        long price = level != other.market ? level.price : in.isMarket() ? marketPrice : in.price;
+        if (price <= 0) {
+            return remaining; // two market orders and no market price
+        }
+        if (!execute && level.allOrNone == 0) {
+            return remaining - Math.min(remaining, level.openQuantity);
+        }
         Order r = level.head;
         while (r != null && remaining > 0) {
             Order next = r.next;
-            long price = r.isMarket() ? (in.isMarket() ? marketPrice : in.price) : r.price;
             long open = r.open();
-            if (price > 0 && (!r.allOrNone() || open <= remaining)) {
+            if (!r.allOrNone() || open <= remaining) {
                 long quantity = Math.min(open, remaining);
                 remaining -= quantity;
                 if (execute) {
@@ -143,8 +153,10 @@ final class Matcher {
     }
 
     /**
-     * After an order rested on the other side: each resting all-or-none order of {@code side}, in priority order, that
-     * the other side can now fill completely trades as an incoming order; repeated until none can.
+     * After an order rested on the other side: each resting all-or-none order of {@code side} that crosses the other
+     * side, in priority order, trades as an incoming order if the other side can now fill it completely; repeated
+     * until none can. (Not only the orders that reach the new one: a greedy walk that failed may succeed once an
+     * order it took first has gone.)
      */
     private void retryAllOrNone(BookSide side) {
         BookSide other = side(side.side.opposite());
@@ -152,20 +164,21 @@ final class Matcher {
         while (traded && side.allOrNone > 0) {
             traded = false;
             int seen = 0;
-            for (Order a = side.market.head; a != null && !traded && seen < side.allOrNone; a = a.next) {
+            for (Order a = side.market.head; a != null && !traded && seen < side.market.allOrNone; a = a.next) {
                 if (a.allOrNone()) {
                     seen++;
                     traded = tryAllOrNone(a, side);
                 }
             }
             PriceLadder ladder = side.limits;
-            for (int rank = 0; !traded && rank < ladder.size() && seen < side.allOrNone; rank++) {
+            for (int rank = 0; !traded && rank < ladder.size(); rank++) {
                 PriceLevel level = ladder.level(rank);
                 if (other.market.isEmpty()
                     && (other.limits.size() == 0 || !crosses(side.side, level.price, other.bestPrice()))) {
-                    break; // no deeper order of this side can reach the other side
+                    break; // this level and deeper ones reach no order of the other side
                 }
-                for (Order a = level.head; a != null && !traded; a = a.next) {
+                seen = 0;
+                for (Order a = level.head; a != null && !traded && seen < level.allOrNone; a = a.next) {
                     if (a.allOrNone()) {
                         seen++;
                         traded = tryAllOrNone(a, side);

@@ -15,7 +15,7 @@ final class OrderStore {
 
     OrderStore(int maxOrders, int closedHistory) {
         this.maxOrders = maxOrders;
-        this.byId = new Long2ObjectHashMap<>(Math.min(maxOrders, 1 << 12) * 2, 0.55f);
+        this.byId = new Long2ObjectHashMap<>(maxOrders * 2, 0.55f); // sized at start: it never grows
         this.closed = new ClosedOrders(closedHistory);
     }
 

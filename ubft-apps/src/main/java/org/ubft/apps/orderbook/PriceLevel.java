@@ -10,6 +10,8 @@ final class PriceLevel {
     Order head;
     Order tail;
     int count;
+    /** All-or-none orders among them. */
+    int allOrNone;
     long openQuantity;
 
     PriceLevel reset(long price) {
@@ -17,6 +19,7 @@ final class PriceLevel {
         head = null;
         tail = null;
         count = 0;
+        allOrNone = 0;
         openQuantity = 0;
         return this;
     }
@@ -36,6 +39,9 @@ final class PriceLevel {
         }
         tail = o;
         count++;
+        if (o.allOrNone()) {
+            allOrNone++;
+        }
         openQuantity += o.open();
     }
 
@@ -54,6 +60,9 @@ final class PriceLevel {
         o.next = null;
         o.level = null;
         count--;
+        if (o.allOrNone()) {
+            allOrNone--;
+        }
         openQuantity -= o.open();
     }
 

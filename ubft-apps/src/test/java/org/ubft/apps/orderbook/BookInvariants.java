@@ -91,6 +91,7 @@ final class BookInvariants {
         }
         assertSame(previous, level.tail);
         assertEquals(level.count, count);
+        assertEquals(level.allOrNone, countAon(level));
         assertEquals(level.openQuantity, open);
         return count;
     }

@@ -88,6 +88,21 @@ class ConditionsTest {
     }
 
     @Test
+    void everyCrossingAllOrNoneIsRetriedNotOnlyThoseReachingTheNewOrder() {
+        long aon = f.buy(10, 100, 0, ALL_OR_NONE);
+        long s6 = f.sell(6, 99, 0, ALL_OR_NONE);
+        long s5a = f.sell(5, 100, 0, ALL_OR_NONE);
+        long s5b = f.sell(5, 100, 0, ALL_OR_NONE);
+        assertEquals(10, f.open(aon), "greedy: takes the 6 first, then neither 5 fits the 4 left");
+        f.book.cancel(s6);
+        f.clear();
+        long far = f.sell(1, 105);
+        assertEquals(List.of(new Accepted(far), new Filled(aon, s5a, 5, 100), new Traded(5, 100, true),
+            new Filled(aon, s5b, 5, 100), new Traded(5, 100, true)), f.trading(),
+            "an order rested on the asks (at 105, out of the buy's reach): the buy is retried and now fills");
+    }
+
+    @Test
     void immediateOrCancelFillsWhatItCanAndCancelsTheRest() {
         long s1 = f.sell(3, 100);
         long s2 = f.sell(4, 101);
