@@ -27,9 +27,9 @@ public final class OrderFlowOptions {
 
     @Option(names = "--order-types", defaultValue = "limit,market,stop,aon,ioc,fok", split = ",",
             paramLabel = "TYPE[,TYPE...]",
-            description = "orderbook: the kinds of new orders: limit always, plus any of market (5% of new orders),"
-                + " stop (5%), aon (5%), ioc (5%), fok (2%) (default: ${DEFAULT-VALUE}). 25% of requests cancel and"
-                + " 10% replace a recent order, 1% set the market price.")
+            description = "orderbook: the kinds of new orders: limit always, plus any of market (5%% of new orders),"
+                + " stop (5%%), aon (5%%), ioc (5%%), fok (2%%) (default: ${DEFAULT-VALUE}). 25%% of requests cancel"
+                + " and 10%% replace a recent order, 1%% set the market price.")
     private List<String> orderTypes;
 
     /** Whether any of these options was given on the command line. */

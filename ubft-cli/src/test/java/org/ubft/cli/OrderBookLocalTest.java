@@ -42,6 +42,24 @@ class OrderBookLocalTest {
     }
 
     @Test
+    void theHelpDescribesTheOrderFlowOptions() {
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        CommandRun run;
+        System.setErr(new java.io.PrintStream(warnings, true)); // picocli warns about bad format strings here
+        try {
+            run = CommandRun.of("local", "--help");
+        } finally {
+            System.setErr(stderr);
+        }
+        assertEquals(0, run.exitCode, run.toString());
+        String help = run.out.replaceAll("\\s+", " ");
+        assertTrue(help.contains("market (5% of new orders), stop (5%), aon (5%), ioc (5%), fok (2%)"), run.toString());
+        assertTrue(help.contains("--buy-share=SHARE"), run.toString());
+        assertEquals("", warnings.toString(), "picocli warnings");
+    }
+
+    @Test
     void orderFlowOptionsAreCheckedBeforeAnythingStarts() {
         String[][] cases = {
             {"--app orderbook --payload 40", "--payload does not apply to --app orderbook"},
