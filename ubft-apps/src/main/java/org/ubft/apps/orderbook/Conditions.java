@@ -22,10 +22,12 @@ public final class Conditions {
         return (conditions & ~FILL_OR_KILL) == 0;
     }
 
+    /** Whether {@code conditions} has the all-or-none bit. */
     public static boolean allOrNone(int conditions) {
         return (conditions & ALL_OR_NONE) != 0;
     }
 
+    /** Whether {@code conditions} has the immediate-or-cancel bit. */
     public static boolean immediateOrCancel(int conditions) {
         return (conditions & IMMEDIATE_OR_CANCEL) != 0;
     }

@@ -66,6 +66,7 @@ public final class OrderBook {
         this(Config.defaults());
     }
 
+    /** An empty book with {@code config}. */
     public OrderBook(Config config) {
         this.config = Objects.requireNonNull(config, "config");
         this.store = new OrderStore(config.maxOrders(), config.closedHistory());
@@ -73,6 +74,7 @@ public final class OrderBook {
         this.depth = new DepthTracker(config.depthLevels());
     }
 
+    /** The settings this book was made with. */
     public Config config() {
         return config;
     }

@@ -43,6 +43,7 @@ public final class OrderBookMachine implements StateMachine {
         this(Config.defaults());
     }
 
+    /** A machine holding an empty book with {@code config}. */
     public OrderBookMachine(Config config) {
         this.config = Objects.requireNonNull(config, "config");
         this.reply = new ReplyCodec.Encoder(config.maxReplyBytes());
@@ -91,6 +92,7 @@ public final class OrderBookMachine implements StateMachine {
         return book;
     }
 
+    /** The settings this machine was made with. */
     public Config config() {
         return config;
     }

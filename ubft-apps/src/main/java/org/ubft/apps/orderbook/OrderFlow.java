@@ -89,6 +89,7 @@ public final class OrderFlow {
     private final SplittableRandom random;
     private long issued;
 
+    /** A stream shaped by {@code options}; the same seed gives the same requests. */
     public OrderFlow(Options options, long seed) {
         this.options = options;
         this.random = new SplittableRandom(seed);

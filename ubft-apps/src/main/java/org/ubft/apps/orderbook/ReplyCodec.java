@@ -23,6 +23,7 @@ import java.util.List;
  * reply is always a prefix of the operation's events.
  */
 public final class ReplyCodec {
+    /** Bytes of the header: flags u8 and event count i32. */
     public static final int HEADER_BYTES = 5;
     static final byte ACCEPT = 1;
     static final byte REJECT = 2;

@@ -16,10 +16,15 @@ import java.nio.ByteOrder;
  * one of these layouts.
  */
 public final class RequestCodec {
+    /** Type byte of a new order. */
     public static final byte NEW_ORDER = 1;
+    /** Type byte of a cancel. */
     public static final byte CANCEL = 2;
+    /** Type byte of a replace. */
     public static final byte REPLACE = 3;
+    /** Type byte of a set-market-price. */
     public static final byte MARKET_PRICE = 4;
+    /** Length of each request type, in bytes. */
     public static final int NEW_ORDER_BYTES = 27;
     public static final int CANCEL_BYTES = 9;
     public static final int REPLACE_BYTES = 25;
