@@ -103,6 +103,29 @@ class ConditionsTest {
     }
 
     @Test
+    void aMarketFillOrKillSweepsLevelsOrIsKilled() {
+        long s1 = f.sell(3, 100);
+        long s2 = f.sell(4, 105);
+        f.clear();
+        long big = f.buy(8, OrderBook.MARKET, 0, FILL_OR_KILL);
+        assertEquals(List.of(new Accepted(big), new Cancelled(big, 8)), f.trading(), "7 on offer at any price");
+        long fits = f.buy(7, OrderBook.MARKET, 0, FILL_OR_KILL);
+        assertEquals(List.of(new Accepted(fits), new Filled(fits, s1, 3, 100), new Traded(3, 100, true),
+            new Filled(fits, s2, 4, 105), new Traded(4, 105, true)), f.trading());
+    }
+
+    @Test
+    void aRestingMarketAllOrNoneWaitsForEnoughLiquidity() {
+        long aon = f.buy(10, OrderBook.MARKET, 0, ALL_OR_NONE);
+        long s1 = f.sell(6, 101);
+        assertEquals(10, f.open(aon));
+        f.clear();
+        long s2 = f.sell(4, 103);
+        assertEquals(List.of(new Accepted(s2), new Filled(aon, s1, 6, 101), new Traded(6, 101, true),
+            new Filled(aon, s2, 4, 103), new Traded(4, 103, true)), f.trading());
+    }
+
+    @Test
     void immediateOrCancelFillsWhatItCanAndCancelsTheRest() {
         long s1 = f.sell(3, 100);
         long s2 = f.sell(4, 101);
