@@ -1,5 +1,6 @@
 package org.ubft.bench;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -10,12 +11,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.ubft.apps.orderbook.DepthView;
 import org.ubft.apps.orderbook.OrderBook;
 import org.ubft.apps.orderbook.OrderBookListener;
 import org.ubft.apps.orderbook.OrderFlow;
 import org.ubft.apps.orderbook.RequestCodec;
 import org.ubft.apps.orderbook.Side;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.util.SplittableRandom;
@@ -89,12 +90,12 @@ public class OrderBookBenchmark {
         }
 
         @Override
-        public void onDepthChange(Side side, org.ubft.apps.orderbook.DepthView depth) {
+        public void onDepthChange(Side side, DepthView depth) {
             count++;
         }
 
         @Override
-        public void onBboChange(org.ubft.apps.orderbook.DepthView depth) {
+        public void onBboChange(DepthView depth) {
             count++;
         }
     }

@@ -1,7 +1,10 @@
 package org.ubft.bench;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ubft.apps.orderbook.OrderStatus;
+import org.ubft.apps.orderbook.Side;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,22 +111,22 @@ class BenchmarkSmokeTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void orderBook() {
         OrderBookBenchmark b = new OrderBookBenchmark();
         b.setUp();
-        int resting = b.book.restingOrders(org.ubft.apps.orderbook.Side.BUY);
+        int resting = b.book.restingOrders(Side.BUY);
         long last = 0;
         for (int i = 0; i < 3 * OrderBookBenchmark.RESTING; i++) {
             long id = b.addCancel();
             assertTrue(id > last, "ids increase");
             last = id;
         }
-        assertEquals(resting, b.book.restingOrders(org.ubft.apps.orderbook.Side.BUY), "add-cancel keeps the book's size");
+        assertEquals(resting, b.book.restingOrders(Side.BUY), "add-cancel keeps the book's size");
         long trades = b.book.marketPrice();
         for (int i = 0; i < 100; i++) {
             long buy = b.match();
-            assertEquals(org.ubft.apps.orderbook.OrderStatus.FILLED, b.book.status(buy));
+            assertEquals(OrderStatus.FILLED, b.book.status(buy));
         }
         assertEquals(OrderBookBenchmark.MID, b.book.marketPrice(), "was " + trades);
         long events = 0;
