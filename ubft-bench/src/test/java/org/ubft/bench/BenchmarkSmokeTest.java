@@ -1,7 +1,10 @@
 package org.ubft.bench;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ubft.apps.orderbook.OrderStatus;
+import org.ubft.apps.orderbook.Side;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,6 +109,35 @@ class BenchmarkSmokeTest {
                 assertTrue(!Files.exists(directory), "tear-down deletes " + directory);
             }
         }
+    }
+
+    @Test
+    void orderBook() {
+        OrderBookBenchmark b = new OrderBookBenchmark();
+        b.setUp();
+        int resting = b.book.restingOrders(Side.BUY);
+        long last = 0;
+        for (int i = 0; i < 3 * OrderBookBenchmark.RESTING; i++) {
+            long id = b.addCancel();
+            assertTrue(id > last, "ids increase");
+            last = id;
+        }
+        assertEquals(resting, b.book.restingOrders(Side.BUY), "add-cancel keeps the book's size");
+        long trades = b.book.marketPrice();
+        for (int i = 0; i < 100; i++) {
+            long buy = b.match();
+            assertEquals(OrderStatus.FILLED, b.book.status(buy));
+        }
+        assertEquals(OrderBookBenchmark.MID, b.book.marketPrice(), "was " + trades);
+        long events = 0;
+        for (int i = 0; i < OrderBookBenchmark.FLOW + 1000; i++) {
+            long count = b.flow();
+            assertTrue(count >= events);
+            events = count;
+        }
+        long next = b.book.nextOrderId();
+        assertTrue(next > 2 * OrderBookBenchmark.RESTING && next <= 2 * OrderBookBenchmark.RESTING + 1001,
+            "a fresh book after a lap of the flow, then up to 1,000 more operations: next id " + next);
     }
 
     /** Tears a benchmark down and checks that its shm directory is gone. */

@@ -1,8 +1,12 @@
 package org.ubft.cli;
 
 import org.ubft.apps.flip.Flip;
+import org.ubft.apps.orderbook.OrderBook;
+import org.ubft.apps.orderbook.OrderBookMachine;
+import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.runtime.ReplicaNode;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -10,17 +14,33 @@ import java.util.Locale;
 
 /** The applications and paths the commands accept, with the errors that name the accepted values. */
 final class Apps {
-    static final String NAMES = "flip";
+    static final String NAMES = "flip or orderbook";
+    static final String FLIP = "flip";
+    static final String ORDERBOOK = "orderbook";
 
     private Apps() {
     }
 
-    /** A fresh instance of application {@code name}. */
-    static StateMachine create(CommandLine cmd, String name) {
-        if ("flip".equals(name)) {
-            return new Flip();
+    /** Exit 2 unless {@code name} is an application. */
+    static void check(CommandLine cmd, String name) {
+        if (!FLIP.equals(name) && !ORDERBOOK.equals(name)) {
+            throw new ParameterException(cmd, "--app must be " + NAMES + ", got '" + name + "'");
         }
-        throw new ParameterException(cmd, "--app must be " + NAMES + ", got '" + name + "'");
+    }
+
+    /** A fresh instance of application {@code name} for a replica (or the unreplicated server) of {@code cluster}. */
+    static StateMachine create(CommandLine cmd, String name, ClusterConfig cluster) {
+        check(cmd, name);
+        return FLIP.equals(name) ? new Flip() : new OrderBookMachine(orderBookConfig(cluster));
+    }
+
+    /**
+     * The order book's settings in {@code cluster}: the default book, replies as large as the replicas send (so that
+     * replicated and unreplicated runs reply the same bytes, and a client's shadow book can compare them).
+     */
+    static OrderBookMachine.Config orderBookConfig(ClusterConfig cluster) {
+        int maxReply = ReplicaNode.replicaConfig(cluster, ReplicaConfig.Path.FAST).maxReplyBytes();
+        return new OrderBookMachine.Config(OrderBook.Config.defaults(), maxReply);
     }
 
     /** {@code fast} or {@code slow}. */

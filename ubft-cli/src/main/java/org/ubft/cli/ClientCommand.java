@@ -1,6 +1,9 @@
 package org.ubft.cli;
 
+import org.ubft.apps.orderbook.RequestCodec;
+import org.ubft.cli.local.ClosedLoop;
 import org.ubft.cli.local.FlipWorkload;
+import org.ubft.cli.local.OrderBookWorkload;
 import org.ubft.cli.local.RunSummary;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.client.ClientOptions;
@@ -17,15 +20,18 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ubft client --config FILE --id N [--requests N] [--payload BYTES] [--unreplicated] [--out DIR]}: a
- * closed-loop Flip client against running replicas; checks every reply and prints the summary block.
+ * {@code ubft client --config FILE --id N [--app flip|orderbook] [--requests N] [--payload BYTES] [--unreplicated]
+ * [--out DIR]}: a closed-loop Flip client ({@link FlipWorkload}) or order-book client ({@link OrderBookWorkload},
+ * which needs replicas that started with an empty book and serve no other client) against running replicas; checks
+ * every reply and prints the summary block.
  */
 @Command(name = "client",
         mixinStandardHelpOptions = true,
         versionProvider = ProjectVersion.class,
-        description = {"Run a closed-loop Flip client against running replicas (ubft replica).",
-            "Sends one request at a time, checks that every reply is the request reversed, and prints",
-            "latency percentiles and throughput. Exit code 0 if every reply was right, 1 if not."})
+        description = {"Run a closed-loop client against running replicas (ubft replica).",
+            "Sends one request at a time, checks every reply (flip: the request reversed; orderbook: the reply of",
+            "a local copy of the book, which assumes replicas that started empty and serve only this client), and",
+            "prints latency percentiles and throughput. Exit code 0 if every reply was right, 1 if not."})
 public final class ClientCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -37,13 +43,20 @@ public final class ClientCommand implements Callable<Integer> {
             description = "Index of this client (client.N; default: ${DEFAULT-VALUE}).")
     private int id;
 
+    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|orderbook",
+            description = "Application the replicas run (default: ${DEFAULT-VALUE}).")
+    private String app;
+
+    @Mixin
+    private OrderFlowOptions flow;
+
     @Option(names = "--requests", defaultValue = "10000", paramLabel = "N",
             description = "Requests to send (default: ${DEFAULT-VALUE}).")
     private int requests;
 
-    @Option(names = "--payload", defaultValue = "32", paramLabel = "BYTES",
-            description = "Request size in bytes (default: ${DEFAULT-VALUE}).")
-    private int payload;
+    @Option(names = "--payload", paramLabel = "BYTES",
+            description = "flip: request size in bytes (default: 32).")
+    private Integer payload;
 
     @Option(names = "--unreplicated",
             description = "Talk to one unreplicated server (ubft replica --unreplicated --id 0), not the replicas.")
@@ -55,29 +68,45 @@ public final class ClientCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        LocalCommand.checkWorkload(spec.commandLine(), requests, payload);
+        Apps.check(spec.commandLine(), app);
+        boolean orderBook = Apps.ORDERBOOK.equals(app);
+        if (orderBook && payload != null) {
+            throw new ParameterException(spec.commandLine(), "--payload does not apply to --app orderbook");
+        }
+        if (!orderBook && OrderFlowOptions.given(spec.commandLine())) {
+            throw new ParameterException(spec.commandLine(), OrderFlowOptions.NAMES + " work with --app orderbook only");
+        }
+        var flowOptions = orderBook ? flow.toOptions(spec.commandLine()) : null;
+        int bytes = orderBook ? RequestCodec.NEW_ORDER_BYTES : payload != null ? payload : 32;
+        LocalCommand.checkWorkload(spec.commandLine(), requests, bytes);
         ClusterConfig config = cluster.load();
         if (id < 0 || id >= config.clientCount()) {
             throw new ParameterException(spec.commandLine(), "--id " + id + " is not a client of cluster '"
                 + config.clusterName() + "': " + cluster.file() + " has client.0 to client." + (config.clientCount() - 1));
         }
-        LocalCommand.checkPayloadFits(spec.commandLine(), config, cluster.file(), payload);
+        LocalCommand.checkPayloadFits(spec.commandLine(), config, cluster.file(), bytes);
         PrintWriter out = spec.commandLine().getOut();
         ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
         try (UbftClient client = UbftClient.connect(config, id, options)) {
-            FlipWorkload work = new FlipWorkload().run(client::invoke, requests, payload, id + 1L);
-            RunSummary summary = new RunSummary("flip", unreplicated ? "unreplicated" : "replicated",
-                config.fabric().configName(), unreplicated ? "none" : "unknown", requests, payload, work.latency(),
+            ClosedLoop work = orderBook
+                ? new OrderBookWorkload().run(client::invoke, requests, flowOptions, Apps.orderBookConfig(config), id + 1L)
+                : new FlipWorkload().run(client::invoke, requests, bytes, id + 1L);
+            RunSummary summary = new RunSummary(app, unreplicated ? "unreplicated" : "replicated",
+                config.fabric().configName(), unreplicated ? "none" : "unknown", requests, bytes, work.latency(),
                 work.elapsedNanos(), Double.NaN);
             summary.print(out);
+            if (work instanceof OrderBookWorkload book) {
+                out.println(book.summaryLine());
+            }
             if (outDir != null) {
                 summary.writeTo(outDir);
                 out.println("wrote " + outDir.resolve(RunSummary.HGRM) + ", " + RunSummary.HLOG + ", " + RunSummary.JSON);
             }
-            out.println("result=OK every reply was the request reversed");
+            out.println(orderBook ? "result=OK every reply matched the local copy of the book"
+                : "result=OK every reply was the request reversed");
             out.flush();
             return 0;
-        } catch (FlipWorkload.WrongReply e) {
+        } catch (FlipWorkload.WrongReply | OrderBookWorkload.WrongReply e) {
             spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
             return 1;
         }

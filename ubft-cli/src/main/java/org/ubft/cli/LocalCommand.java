@@ -1,9 +1,12 @@
 package org.ubft.cli;
 
 import org.HdrHistogram.Histogram;
+import org.ubft.apps.orderbook.RequestCodec;
+import org.ubft.cli.local.ClosedLoop;
 import org.ubft.cli.local.FoundationWorkload;
 import org.ubft.cli.local.ClusterProcesses;
 import org.ubft.cli.local.FlipWorkload;
+import org.ubft.cli.local.OrderBookWorkload;
 import org.ubft.cli.local.RunSummary;
 import org.ubft.consensus.client.ClientOptions;
 import org.ubft.consensus.client.UbftClient;
@@ -17,6 +20,7 @@ import org.ubft.common.crypto.KeyFiles;
 import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.memnode.MemoryNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -42,8 +46,10 @@ import java.util.concurrent.Callable;
  * they print at exit ({@code fast_path=F slow_path=S}: F / (F + S) summed over the replicas), {@code n/a} when they do
  * not report it. {@code --out DIR} writes the histogram and the figures.
  *
- * <p>{@code --app none} runs the foundation demo instead ({@link FoundationWorkload}: replicated registers and tail
- * channels against memory-node processes).
+ * <p>{@code --app orderbook} replicates the order matcher instead and runs {@link OrderBookWorkload} (a seeded order
+ * flow shaped by {@link OrderFlowOptions}; every reply compared with a local copy of the book). {@code --app none}
+ * runs the foundation demo instead ({@link FoundationWorkload}: replicated registers and tail channels against
+ * memory-node processes).
  */
 @Command(name = "local",
         mixinStandardHelpOptions = true,
@@ -52,7 +58,9 @@ import java.util.concurrent.Callable;
             "--app flip (default): 2f_m+1 memory nodes and 2f+1 replicas as separate processes (or one",
             "unreplicated server with --unreplicated), and a closed-loop Flip client in this process that checks",
             "every reply. Prints p50_us, p90_us, p99_us, ops_per_s and fast_path_share; stops every process it",
-            "started. --app none: the foundation demo (registers and tail channels, no consensus).",
+            "started. --app orderbook: the same with the order matcher and a random order flow (--buy-share,",
+            "--mid-price, --price-band, --order-types), every reply compared with a local copy of the book.",
+            "--app none: the foundation demo (registers and tail channels, no consensus).",
             "Exit code 0 if all checks passed, 1 if not, 2 for bad options or a bad cluster file."})
 public final class LocalCommand implements Callable<Integer> {
     private static final Pattern PATHS = Pattern.compile("fast_path=(\\d+) slow_path=(\\d+)");
@@ -60,9 +68,12 @@ public final class LocalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|none",
+    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|orderbook|none",
             description = "Application to replicate, or none for the foundation demo (default: ${DEFAULT-VALUE}).")
     private String app;
+
+    @Mixin
+    private OrderFlowOptions flow;
 
     @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp",
             description = "Fabric; selects conf/local-<fabric>.properties unless --config is given (default: ${DEFAULT-VALUE}).")
@@ -76,7 +87,8 @@ public final class LocalCommand implements Callable<Integer> {
     private int requests;
 
     @Option(names = "--payload", paramLabel = "BYTES",
-            description = "Request size (flip, default 32) or tail-channel message size (none, default 64).")
+            description = "Request size (flip, default 32) or tail-channel message size (none, default 64); orderbook"
+                + " requests have their own sizes.")
     private Integer payload;
 
     @Option(names = "--path", defaultValue = "fast", paramLabel = "fast|slow",
@@ -98,16 +110,26 @@ public final class LocalCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         boolean foundation = "none".equals(app);
+        boolean orderBook = Apps.ORDERBOOK.equals(app);
         if (!foundation) {
-            Apps.create(spec.commandLine(), app);
+            Apps.check(spec.commandLine(), app);
             Apps.path(spec.commandLine(), path);
             if (killMemnode) {
                 throw new ParameterException(spec.commandLine(), "--kill-memnode works with --app none only");
             }
         } else if (unreplicated || outDir != null) {
-            throw new ParameterException(spec.commandLine(), "--unreplicated and --out work with --app flip only");
+            throw new ParameterException(spec.commandLine(), "--unreplicated and --out work with --app "
+                + Apps.NAMES + " only");
         }
-        int bytes = payload != null ? payload : foundation ? 64 : 32;
+        if (orderBook && payload != null) {
+            throw new ParameterException(spec.commandLine(), "--payload does not apply to --app orderbook (its"
+                + " requests have fixed sizes, " + RequestCodec.NEW_ORDER_BYTES + " bytes at most)");
+        }
+        if (!orderBook && OrderFlowOptions.given(spec.commandLine())) {
+            throw new ParameterException(spec.commandLine(), OrderFlowOptions.NAMES + " work with --app orderbook only");
+        }
+        var flowOptions = orderBook ? flow.toOptions(spec.commandLine()) : null;
+        int bytes = payload != null ? payload : foundation ? 64 : orderBook ? RequestCodec.NEW_ORDER_BYTES : 32;
         checkWorkload(spec.commandLine(), requests, bytes);
         Path file = config != null ? config : defaultClusterFile();
         ClusterConfig cluster = ClusterConfig.load(file);
@@ -135,11 +157,13 @@ public final class LocalCommand implements Callable<Integer> {
                         file.toString(), "--id", Integer.toString(i), "--app", app, "--path", path));
                 }
             }
-            FlipWorkload work;
+            ClosedLoop work;
             ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
             try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
-                work = new FlipWorkload().run(client::invoke, requests, bytes, 1);
-            } catch (FlipWorkload.WrongReply e) {
+                work = orderBook
+                    ? new OrderBookWorkload().run(client::invoke, requests, flowOptions, Apps.orderBookConfig(cluster), 1)
+                    : new FlipWorkload().run(client::invoke, requests, bytes, 1);
+            } catch (FlipWorkload.WrongReply | OrderBookWorkload.WrongReply e) {
                 processes.stop(); // SIGTERM: the replicas log their counters, for the diagnosis
                 spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
                 return 1;
@@ -150,6 +174,9 @@ public final class LocalCommand implements Callable<Integer> {
                 cluster.fabric().configName(), unreplicated ? "none" : path, requests, bytes, work.latency(),
                 work.elapsedNanos(), share);
             summary.print(out);
+            if (work instanceof OrderBookWorkload book) {
+                out.println(book.summaryLine());
+            }
             out.printf("exit_codes=%s%n", Arrays.toString(codes));
             if (outDir != null) {
                 summary.writeTo(outDir);
@@ -162,7 +189,8 @@ public final class LocalCommand implements Callable<Integer> {
                     return 1;
                 }
             }
-            out.println("result=OK every reply was the request reversed");
+            out.println(orderBook ? "result=OK every reply matched the local copy of the book"
+                : "result=OK every reply was the request reversed");
             out.flush();
             return 0;
         } catch (IllegalStateException e) {

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * {@code ubft replica --config FILE --id N [--app flip] [--path fast|slow] [--unreplicated]}: runs replica N (an
+ * {@code ubft replica --config FILE --id N [--app flip|orderbook] [--path fast|slow] [--unreplicated]}: runs replica N (an
  * {@link ReplicaNode} on an {@link AgentRunner} with the cluster's idle strategy) until SIGTERM or SIGINT. Logs one
  * ready line, and at exit one counters line ({@code replica-N counters: name=value ...}); exit 0, or 1 if the agent
  * failed. With {@code --unreplicated} it runs the baseline {@link UnreplicatedServer} as replica 0 instead.
@@ -65,9 +65,10 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
 
     @Override
     public Integer call() throws InterruptedException {
-        StateMachine machine = Apps.create(spec.commandLine(), app);
+        Apps.check(spec.commandLine(), app);
         ReplicaConfig.Path first = Apps.path(spec.commandLine(), path);
         ClusterConfig config = cluster.load();
+        StateMachine machine = Apps.create(spec.commandLine(), app, config);
         if (id < 0 || id >= config.n()) {
             throw new ParameterException(spec.commandLine(), "--id " + id + " is not a replica of cluster '"
                 + config.clusterName() + "': " + cluster.file() + " has replica.0 to replica." + (config.n() - 1));

@@ -114,7 +114,7 @@ class LocalCommandTest {
     void badAppPathAndOptionCombinationsAreUsageErrors() {
         CommandRun app = CommandRun.of("local", "--app", "kv");
         assertEquals(2, app.exitCode, app.toString());
-        assertTrue(app.err.contains("--app must be flip, got 'kv'"), app.toString());
+        assertTrue(app.err.contains("--app must be flip or orderbook, got 'kv'"), app.toString());
         CommandRun path = CommandRun.of("local", "--path", "medium");
         assertEquals(2, path.exitCode, path.toString());
         assertTrue(path.err.contains("--path must be fast or slow, got 'medium'"), path.toString());
@@ -123,7 +123,7 @@ class LocalCommandTest {
         assertTrue(kill.err.contains("--kill-memnode works with --app none only"), kill.toString());
         CommandRun none = CommandRun.of("local", "--app", "none", "--unreplicated");
         assertEquals(2, none.exitCode, none.toString());
-        assertTrue(none.err.contains("work with --app flip only"), none.toString());
+        assertTrue(none.err.contains("work with --app flip or orderbook only"), none.toString());
         CommandRun requests = CommandRun.of("local", "--requests", "1");
         assertEquals(2, requests.exitCode, requests.toString());
         assertTrue(requests.err.contains("--requests must be at least 2, got 1"), requests.toString());

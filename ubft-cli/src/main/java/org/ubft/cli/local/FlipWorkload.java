@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * A closed-loop Flip client: sends {@code requests} requests of {@code payload} pseudo-random bytes one after the
  * other, checks that each reply is its request reversed and records each round trip's latency (nanoseconds).
  */
-public final class FlipWorkload {
+public final class FlipWorkload implements ClosedLoop {
     /** Something that answers a request (a {@code UbftClient}'s {@code invoke}). */
     @FunctionalInterface
     public interface Invoker {
@@ -60,10 +60,12 @@ public final class FlipWorkload {
         return this;
     }
 
+    @Override
     public Histogram latency() {
         return latency;
     }
 
+    @Override
     public long elapsedNanos() {
         return elapsedNanos;
     }
