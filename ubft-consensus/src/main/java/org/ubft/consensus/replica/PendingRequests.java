@@ -22,6 +22,8 @@ final class PendingRequests {
     private final int[] length;
     private final long[] arrival;
     private final long[] echoes;
+    /** The request number {@link #echoes} are about: it may come before the request itself (Echo Req overtaking it). */
+    private final long[] echoNumber;
     private final UnsafeBuffer bytes;
 
     PendingRequests(int clients, int perClient, int maxRequestBytes) {
@@ -32,6 +34,7 @@ final class PendingRequests {
         this.length = new int[entries];
         this.arrival = new long[entries];
         this.echoes = new long[entries];
+        this.echoNumber = new long[entries];
         this.bytes = new UnsafeBuffer(new byte[Math.multiplyExact(entries, slotBytes)]);
     }
 
@@ -57,7 +60,10 @@ final class PendingRequests {
         if (fresh) {
             number[i] = n;
             arrival[i] = now;
-            echoes[i] = 0;
+            if (echoNumber[i] != n) {
+                echoNumber[i] = n;
+                echoes[i] = 0;
+            }
         } else if (ClientWire.signed(bytes, i * slotBytes) || !ClientWire.signed(src, offset)) {
             return false;
         }
@@ -107,15 +113,26 @@ final class PendingRequests {
         return true;
     }
 
+    /**
+     * Records that {@code replica} holds request {@code n} of {@code client}, also before this replica holds it (a
+     * follower's echo can overtake the client's own message to the leader; dropping it cost the leader a slow-path
+     * timeout per request). The caller checks that {@code n} is in the client's window; a newer number takes the entry.
+     */
     void echo(int client, long n, int replica) {
         int i = index(client, n);
-        if (number[i] == n) {
-            echoes[i] |= 1L << replica;
+        if (echoNumber[i] != n) {
+            if (echoNumber[i] > n) {
+                return; // about an older request than the entry's
+            }
+            echoNumber[i] = n;
+            echoes[i] = 0;
         }
+        echoes[i] |= 1L << replica;
     }
 
     long echoes(int client, long n) {
-        return echoes[index(client, n)];
+        int i = index(client, n);
+        return echoNumber[i] == n ? echoes[i] : 0;
     }
 
     long arrival(int client, long n) {

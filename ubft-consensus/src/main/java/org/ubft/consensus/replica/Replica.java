@@ -105,6 +105,12 @@ public final class Replica {
     private final UnsafeBuffer prepBatch;
     private final boolean[] endorsed;
     private final long[] prepTime;
+    /** Per slot: when this replica (leader) broadcast its PREPARE, and when the slot was decided (stage times). */
+    private final long[] proposeTime;
+    /** Per slot: the CTBcast identifier of this replica's (the leader's) PREPARE, 0 if none. */
+    private final long[] prepareK;
+    private final long[] decideTime;
+    private final StageLatencies stages = new StageLatencies();
     private final long[] wcView;
     private final long[] wcMask;
     private final long[] wmView;
@@ -202,6 +208,9 @@ public final class Replica {
         prepBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
         endorsed = new boolean[table];
         prepTime = new long[table];
+        proposeTime = new long[table];
+        prepareK = new long[table];
+        decideTime = new long[table];
         wcView = new long[table];
         wcMask = new long[table];
         wmView = new long[table];
@@ -471,6 +480,11 @@ public final class Replica {
         executeReady();
     }
 
+    /** Where this replica's time goes, stage by stage. */
+    public StageLatencies stages() {
+        return stages;
+    }
+
     /** Proposals (leader), timers; returns work done. */
     public int doWork() {
         int work = transfer.doWork();
@@ -516,7 +530,8 @@ public final class Replica {
             }
             writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(nextSlot).i32(length)
                 .bytes(batchScratch, 0, length);
-            broadcast(writer.length());
+            proposeTime[slot(nextSlot)] = now;
+            prepareK[slot(nextSlot)] = broadcast(writer.length());
             nextSlot++;
             counters.proposals++;
             work++;
@@ -551,6 +566,7 @@ public final class Replica {
                 if (bytes + len > maxBatchBytes) {
                     break;
                 }
+                stages.record(StageLatencies.Stage.ECHO, now - pending.arrival(c, k));
                 send.putBytes(at + bytes, pending.buffer(), pending.offset(c, k), len);
                 bytes += len;
                 count++;
@@ -616,6 +632,10 @@ public final class Replica {
         }
         endorsed[i] = true;
         prepTime[i] = clock.nanoTime();
+        if (isLeader() && proposeTime[i] != 0) {
+            stages.record(StageLatencies.Stage.PREPARE, prepTime[i] - proposeTime[i]);
+            proposeTime[i] = 0;
+        }
         if (config.path() == ReplicaConfig.Path.FAST) {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(view).i64(s);
             sentWillCertify[i] = view;
@@ -700,6 +720,10 @@ public final class Replica {
         // line 25: WILL_CERTIFY from 2f+1
         if (wcView[i] == view && wcMask[i] == all && sentWillCertify[i] == view && sentWillCommit[i] != view) {
             sentWillCommit[i] = view;
+            if (prepareK[i] != 0 && isLeader()) {
+                out.allDelivered(prepareK[i]); // every replica delivered the PREPARE: CTBcast's SIGNED is not needed
+                prepareK[i] = 0;
+            }
             writer.wrap(send, 0).u8(ConsensusWire.WILL_COMMIT).i64(view).i64(s);
             out.tbcast(send, 0, writer.length()); // line 27
         }
@@ -887,6 +911,10 @@ public final class Replica {
             return;
         }
         decided[i] = true;
+        decideTime[i] = clock.nanoTime();
+        if (endorsed[i] && prepTime[i] != 0) {
+            stages.record(StageLatencies.Stage.DECIDE, decideTime[i] - prepTime[i]);
+        }
         decidedLength[i] = length;
         decidedBatch.putBytes(i * maxBatchBytes, batch, offset, length);
         counters.decidedSlots++;
@@ -909,6 +937,7 @@ public final class Replica {
             execute(i);
             nextExec++;
             lastProgress = clock.nanoTime();
+            stages.record(StageLatencies.Stage.EXECUTE, lastProgress - decideTime[i]);
             if (nextExec == checkpointSeq + window) {
                 certifyCheckpoint();
             }
@@ -1088,7 +1117,9 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        pending.echo(client, number, from);
+        if (RequestNumbers.inWindow(clientTable.lastExecuted(client), number, pending.perClient())) {
+            pending.echo(client, number, from);
+        }
     }
 
     /**
@@ -1555,7 +1586,7 @@ public final class Replica {
             }
         }
         writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(s).i32(length).bytes(batch, offset, length);
-        broadcast(writer.length());
+        prepareK[slot(s)] = broadcast(writer.length());
         counters.proposals++;
         return true;
     }
@@ -1620,8 +1651,10 @@ public final class Replica {
     // ------------------------------------------------------------------------------------------------ Algorithm 4
 
     /** CTBcasts {@code length} bytes of {@link #send}; the caller checked {@link #canBroadcast()}. */
-    private void broadcast(int length) {
-        summaries.broadcasted(out.ctbcast(send, 0, length));
+    private long broadcast(int length) {
+        long k = out.ctbcast(send, 0, length);
+        summaries.broadcasted(k);
+        return k;
     }
 
     /** Whether a CTBcast may go out now: within the summary bound and after the deferred CHECKPOINT and SEAL_VIEW. */

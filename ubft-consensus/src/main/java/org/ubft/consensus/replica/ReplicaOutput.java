@@ -13,6 +13,14 @@ public interface ReplicaOutput {
      */
     long ctbcast(DirectBuffer buffer, int offset, int length);
 
+    /**
+     * Every replica delivered this replica's CTBcast messages up to identifier {@code k} (the leader learns it from n
+     * WILL_CERTIFY for a PREPARE, each sent after delivering it in FIFO order): CTBcast need not sign them for its
+     * slow path. Nothing by default.
+     */
+    default void allDelivered(long k) {
+    }
+
     /** TBcast-broadcasts a consensus message (delivered back to this replica too). */
     void tbcast(DirectBuffer buffer, int offset, int length);
 

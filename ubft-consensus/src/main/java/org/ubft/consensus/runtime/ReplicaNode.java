@@ -72,7 +72,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * streams.
      */
     public static CtbcastNode.Options ctbcastOptions(ReplicaConfig config) {
-        return CtbcastNode.Options.defaults().withMaxMessageBytes(Replica.maxMessageBytes(config)).withExtraStreams(2);
+        return CtbcastNode.Options.defaults().withMaxMessageBytes(Replica.maxMessageBytes(config)).withExtraStreams(2)
+            .withSignedMode(org.ubft.ctbcast.core.CtbcastConfig.SignedMode.AFTER_TIMEOUT, config.slowPathTimeoutNanos());
     }
 
     /**
@@ -163,6 +164,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         }
 
         @Override
+        public void allDelivered(long k) {
+            ctbcast.allDelivered(k);
+        }
+
+        @Override
         public void tbcast(DirectBuffer buffer, int offset, int length) {
             consensusTbcast.broadcast(buffer, offset, length);
         }
@@ -249,6 +255,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
+            + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
             + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
             + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()

@@ -36,6 +36,8 @@ final class ModelCluster {
     final ReverseApp[] apps;
     final boolean[] crashed;
     final long[] ctbcastK;
+    /** Per replica: the highest k it reported every replica delivered ({@link ReplicaOutput#allDelivered}). */
+    final long[] allDeliveredK;
     /** Paused replicas neither run nor receive: their inputs wait, CTBcast's beyond the last t lost (a gap). */
     final boolean[] paused;
     private final List<Runnable>[] pausedInbox;
@@ -60,6 +62,7 @@ final class ModelCluster {
         this.apps = new ReverseApp[n];
         this.crashed = new boolean[n];
         this.ctbcastK = new long[n];
+        this.allDeliveredK = new long[n];
         this.paused = new boolean[n];
         this.pausedInbox = newLists(n);
         this.pausedCtbcast = newDeques(n);
@@ -196,6 +199,11 @@ final class ModelCluster {
                 return ctbcastK[from];
             }
             return broadcastAs(from, buffer, offset, length);
+        }
+
+        @Override
+        public void allDelivered(long k) {
+            allDeliveredK[from] = Math.max(allDeliveredK[from], k);
         }
 
         @Override

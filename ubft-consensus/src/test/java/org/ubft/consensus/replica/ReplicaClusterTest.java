@@ -52,6 +52,9 @@ class ReplicaClusterTest {
             assertEquals(0, r.counters().droppedTotal(), r.counters().toString());
         }
         assertEquals(2400, c.apps[0].executed);
+        // the leader tells CTBcast that everyone delivered its PREPAREs, so it never signs them for CTBcast's slow path
+        assertTrue(c.allDeliveredK[0] >= c.ctbcastK[0] - ReplicaConfig.defaults(3, 4).pipeline(),
+            "all delivered up to " + c.allDeliveredK[0] + " of " + c.ctbcastK[0]);
     }
 
     @Test

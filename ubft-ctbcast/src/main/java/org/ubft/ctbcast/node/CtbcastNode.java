@@ -293,6 +293,14 @@ public final class CtbcastNode implements AutoCloseable {
         return core.broadcast(message, offset, length);
     }
 
+    /**
+     * The layer above learnt that every replica delivered this replica's messages up to {@code k}: their SIGNED
+     * copies are no longer needed ({@link org.ubft.ctbcast.core.CtbcastBroadcaster#allDelivered}).
+     */
+    public void allDelivered(long k) {
+        core.broadcaster().allDelivered(k);
+    }
+
     /** CTBcast-broadcasts {@code message}; returns its identifier k. */
     public long broadcast(byte[] message) {
         wrap.wrap(message);
