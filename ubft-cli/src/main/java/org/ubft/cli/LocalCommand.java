@@ -86,6 +86,11 @@ public final class LocalCommand implements Callable<Integer> {
             description = "Client requests (flip), or register writes and channel round trips (none) (default: ${DEFAULT-VALUE}).")
     private int requests;
 
+    @Option(names = "--warmup", defaultValue = "0", paramLabel = "N",
+            description = "flip only: requests sent first and left out of every figure (JIT compilation, connections,"
+                + " first view); the summary counts the measured requests only (default: ${DEFAULT-VALUE}).")
+    private int warmup;
+
     @Option(names = "--payload", paramLabel = "BYTES",
             description = "Request size (flip, default 32) or tail-channel message size (none, default 64); orderbook"
                 + " requests have their own sizes.")
@@ -125,6 +130,10 @@ public final class LocalCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--payload does not apply to --app orderbook (its"
                 + " requests have fixed sizes, " + RequestCodec.NEW_ORDER_BYTES + " bytes at most)");
         }
+        if (warmup < 0 || (warmup > 0 && !"flip".equals(app))) {
+            throw new ParameterException(spec.commandLine(), "--warmup " + warmup + ": expected a count of 0 or more,"
+                + " with --app flip (the other workloads check every reply against a state the warm-up would change)");
+        }
         if (!orderBook && OrderFlowOptions.given(spec.commandLine())) {
             throw new ParameterException(spec.commandLine(), OrderFlowOptions.NAMES + " work with --app orderbook only");
         }
@@ -160,6 +169,9 @@ public final class LocalCommand implements Callable<Integer> {
             ClosedLoop work;
             ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
             try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
+                if (warmup > 0) {
+                    new FlipWorkload().run(client::invoke, warmup, bytes, 2);
+                }
                 work = orderBook
                     ? new OrderBookWorkload().run(client::invoke, requests, flowOptions, Apps.orderBookConfig(cluster), 1)
                     : new FlipWorkload().run(client::invoke, requests, bytes, 1);

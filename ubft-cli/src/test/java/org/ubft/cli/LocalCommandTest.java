@@ -124,6 +124,12 @@ class LocalCommandTest {
         CommandRun none = CommandRun.of("local", "--app", "none", "--unreplicated");
         assertEquals(2, none.exitCode, none.toString());
         assertTrue(none.err.contains("work with --app flip or orderbook only"), none.toString());
+        CommandRun warmup = CommandRun.of("local", "--app", "orderbook", "--warmup", "10");
+        assertEquals(2, warmup.exitCode, warmup.toString());
+        assertTrue(warmup.err.contains("--warmup 10: expected a count of 0 or more, with --app flip"), warmup.toString());
+        CommandRun negative = CommandRun.of("local", "--warmup", "-1");
+        assertEquals(2, negative.exitCode, negative.toString());
+        assertTrue(negative.err.contains("--warmup -1"), negative.toString());
         CommandRun requests = CommandRun.of("local", "--requests", "1");
         assertEquals(2, requests.exitCode, requests.toString());
         assertTrue(requests.err.contains("--requests must be at least 2, got 1"), requests.toString());

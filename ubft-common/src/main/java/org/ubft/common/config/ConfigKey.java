@@ -38,7 +38,7 @@ public enum ConfigKey {
             "δ in microseconds: a register's writer waits δ between two writes; slower reads retry"),
     CHANNEL_MAX_MESSAGE_BYTES("channel.max.message.bytes", Kind.INT, "8192", 64, 1_048_576, List.of(),
             "largest message a tail channel carries, in bytes; sizes the channel's slots"),
-    FABRIC_OP_TIMEOUT_MS("fabric.op.timeout.ms", Kind.INT, "50", 1, 60_000, List.of(),
+    FABRIC_OP_TIMEOUT_MS("fabric.op.timeout.ms", Kind.INT, "1000", 1, 60_000, List.of(),
             "a fabric READ or WRITE not answered within this many milliseconds completes UNREACHABLE"),
     FABRIC_MAX_OUTSTANDING("fabric.max.outstanding", Kind.INT, "4096", 1, 1_048_576, List.of(),
             "fabric operations a process may have in flight at once"),

@@ -53,7 +53,7 @@ class ClusterConfigLoadTest {
         assertEquals(100, c.registerDeltaMicros());
         assertEquals(100_000, c.registerDeltaNanos());
         assertEquals(8192, c.channelMaxMessageBytes());
-        assertEquals(50, c.fabricOpTimeoutMillis());
+        assertEquals(1000, c.fabricOpTimeoutMillis());
         assertEquals(4096, c.fabricMaxOutstanding());
         assertEquals("backoff", c.idleStrategy());
         assertEquals(dir.resolve("keys/test"), c.keysDir(), "relative to the directory holding conf/");

@@ -260,7 +260,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
             + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()
             + " client_malformed=" + clientLinks.malformed() + " direct_in={" + byType(directIn) + "} direct_out={"
-            + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}";
+            + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}"
+            + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
     }
 
     /** {@code type:count} of the non-zero entries, {@link org.ubft.consensus.wire.ConsensusWire} type numbers. */
