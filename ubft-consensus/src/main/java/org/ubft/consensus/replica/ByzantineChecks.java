@@ -92,8 +92,21 @@ final class ByzantineChecks {
      * distinct replicas on {@code statement[0, statementLength)}: the certificates of COMMIT, CHECKPOINT, NEW_VIEW and
      * SUMMARY. {@code signature} is scratch.
      */
+    /** Shares already verified for the statement at hand, which need no second verification. */
+    interface VerifiedShares {
+        VerifiedShares NONE = (signer, buffer, at) -> false;
+
+        /** Whether {@code signer}'s share for the statement, the 64 bytes at {@code at}, was verified before. */
+        boolean verified(int signer, DirectBuffer buffer, int at);
+    }
+
     static boolean validShares(ConsensusCrypto crypto, int n, int quorum, DirectBuffer buffer, int at, int k,
                                byte[] statement, int statementLength, byte[] signature) {
+        return validShares(crypto, n, quorum, buffer, at, k, statement, statementLength, signature, VerifiedShares.NONE);
+    }
+
+    static boolean validShares(ConsensusCrypto crypto, int n, int quorum, DirectBuffer buffer, int at, int k,
+                               byte[] statement, int statementLength, byte[] signature, VerifiedShares known) {
         if (k < quorum || k > n) {
             return false;
         }
@@ -104,6 +117,9 @@ final class ByzantineChecks {
                 return false;
             }
             signers |= 1L << signer;
+            if (known.verified(signer, buffer, at + j * ConsensusWire.SHARE_BYTES + 2)) {
+                continue;
+            }
             buffer.getBytes(at + j * ConsensusWire.SHARE_BYTES + 2, signature, 0, ConsensusWire.SIGNATURE_BYTES);
             if (!crypto.verifyReplica(signer, statement, 0, statementLength, signature, 0)) {
                 return false;

@@ -61,6 +61,7 @@ class ReplicaClusterTest {
     void slowPathTakesOverWhenAFollowerIsSilent() {
         ModelCluster c = new ModelCluster(config(2), 2);
         c.crashed[2] = true;
+        TestCrypto.REPLICA_VERIFICATIONS.set(0);
         for (ModelCluster.TestClient client : c.clientList) {
             client.target = 200;
         }
@@ -74,6 +75,12 @@ class ReplicaClusterTest {
             assertEquals(0, r.counters().fastDecisions(), r.counters().toString());
             assertEquals(0, r.view(), "no view change: the leader is fine");
         }
+        // Per slow slot each live replica verifies the other's CERTIFY once; the f+1 shares in each COMMIT are those
+        // very CERTIFYs, not verified again (they were 1 + 2 x 2 more per slot and replica: 5 in all).
+        long slowSlots = c.replicas[0].counters().slowDecisions();
+        assertTrue(TestCrypto.REPLICA_VERIFICATIONS.get() < 2L * 2 * slowSlots,
+            TestCrypto.REPLICA_VERIFICATIONS.get() + " replica signature verifications for " + slowSlots
+                + " slow slots on 2 replicas");
     }
 
     @Test

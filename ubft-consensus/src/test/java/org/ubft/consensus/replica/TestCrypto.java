@@ -6,6 +6,8 @@ import org.ubft.common.crypto.SigningKey;
 
 /** Deterministic Ed25519 keys for replicas and clients of a test cluster. */
 final class TestCrypto implements ConsensusCrypto {
+    /** Replica signature verifications by all TestCrypto instances of this JVM's current test (reset by tests). */
+    static final java.util.concurrent.atomic.AtomicLong REPLICA_VERIFICATIONS = new java.util.concurrent.atomic.AtomicLong();
     private final SigningKey key;
     private final PublicKeys keys;
 
@@ -52,6 +54,7 @@ final class TestCrypto implements ConsensusCrypto {
 
     @Override
     public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
+        REPLICA_VERIFICATIONS.incrementAndGet();
         return keys.verify(NodeId.replica(replica), message, offset, length, signature, at, 64);
     }
 
