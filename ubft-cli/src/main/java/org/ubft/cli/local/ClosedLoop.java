@@ -7,4 +7,12 @@ public interface ClosedLoop {
     Histogram latency();
 
     long elapsedNanos();
+
+    /** Invokes {@code request} and records its round trip in {@code latency}; the caller checks the reply. */
+    static byte[] timedInvoke(FlipWorkload.Invoker invoker, byte[] request, Histogram latency) throws Exception {
+        long t0 = System.nanoTime();
+        byte[] reply = invoker.invoke(request);
+        latency.recordValue(Math.min(System.nanoTime() - t0, latency.getHighestTrackableValue()));
+        return reply;
+    }
 }

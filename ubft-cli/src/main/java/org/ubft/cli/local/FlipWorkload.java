@@ -42,19 +42,16 @@ public final class FlipWorkload implements ClosedLoop {
             for (int j = 0; j < payload; j++) {
                 expected[payload - 1 - j] = request[j];
             }
-            long t0 = System.nanoTime();
             byte[] reply;
             try {
-                reply = invoker.invoke(request.clone());
+                reply = ClosedLoop.timedInvoke(invoker, request.clone(), latency);
             } catch (Exception e) {
                 throw new WrongReply("request " + i + " of " + requests + " failed: " + e, e);
             }
-            long t1 = System.nanoTime();
             if (!Arrays.equals(reply, expected)) {
                 throw new WrongReply("request " + i + " of " + requests + ": the reply is not the request reversed ("
                     + (reply == null ? "null" : reply.length + " bytes") + " for " + payload + ")", null);
             }
-            latency.recordValue(Math.min(t1 - t0, latency.getHighestTrackableValue()));
         }
         elapsedNanos = System.nanoTime() - start;
         return this;

@@ -44,19 +44,16 @@ public final class OrderBookWorkload implements ClosedLoop {
         for (int i = 1; i <= requests; i++) {
             byte[] request = flow.next();
             byte[] expected = shadow.execute(request);
-            long t0 = System.nanoTime();
             byte[] reply;
             try {
-                reply = invoker.invoke(request.clone());
+                reply = ClosedLoop.timedInvoke(invoker, request.clone(), latency);
             } catch (Exception e) {
                 throw new WrongReply("request " + i + " of " + requests + " failed: " + e, e);
             }
-            long t1 = System.nanoTime();
             if (!Arrays.equals(reply, expected)) {
                 throw new WrongReply("request " + i + " of " + requests + ": the reply differs from the local book's:"
                     + " got " + describe(reply) + ", expected " + describe(expected), null);
             }
-            latency.recordValue(Math.min(t1 - t0, latency.getHighestTrackableValue()));
             count(expected);
         }
         elapsedNanos = System.nanoTime() - start;

@@ -2,6 +2,7 @@ package org.ubft.consensus.runtime;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
@@ -216,7 +217,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * The idle strategy for the thread that runs this node: {@code configured}, or one that waits on the fabric's
      * sockets when the fabric's I/O runs on that thread ({@link Fabric#pollerIdleStrategy}).
      */
-    public org.agrona.concurrent.IdleStrategy idleStrategy(org.agrona.concurrent.IdleStrategy configured) {
+    public IdleStrategy idleStrategy(IdleStrategy configured) {
         return fabric.pollerIdleStrategy(configured);
     }
 

@@ -2,6 +2,7 @@ package org.ubft.consensus.runtime;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
@@ -111,7 +112,7 @@ public final class UnreplicatedServer implements Agent, AutoCloseable {
     }
 
     /** The idle strategy for the thread that runs this server ({@link Fabric#pollerIdleStrategy}). */
-    public org.agrona.concurrent.IdleStrategy idleStrategy(org.agrona.concurrent.IdleStrategy configured) {
+    public IdleStrategy idleStrategy(IdleStrategy configured) {
         return fabric.pollerIdleStrategy(configured);
     }
 
