@@ -120,6 +120,7 @@ public final class Replica {
     private final long[] sentCertify;
     private final long[] sentCommit;
     private final long[] batchAskedAt;
+    private final long[] certificateAskedAt;
     /** Batches known by digest only may be missing (a summary or a NEW_VIEW said so): askForBatches scans. */
     private boolean batchesByDigest;
     /** BATCH_REQUESTs answered per replica in the current interval (a requester gets at most W an interval). */
@@ -231,6 +232,7 @@ public final class Replica {
         sentCertify = new long[table];
         sentCommit = new long[table];
         batchAskedAt = new long[table];
+        certificateAskedAt = new long[table];
         batchAnswers = new int[config.n()];
         shareView = new long[table * n];
         shareSlot = new long[table * n];
@@ -466,6 +468,8 @@ public final class Replica {
             case ConsensusWire.BATCH_REQUEST -> onBatchRequest(from);
             case ConsensusWire.BATCH -> onBatch(buffer);
             case ConsensusWire.COMPLAINT -> onComplaint(from);
+            case ConsensusWire.CERTIFICATE_REQUEST -> onCertificateRequest(from);
+            case ConsensusWire.CERTIFICATE -> onCertificate();
             default -> counters.drop(Drop.UNKNOWN_TYPE);
         }
     }
@@ -628,6 +632,7 @@ public final class Replica {
         prepTime[i] = clock.nanoTime();
         if (s < checkpointSeq + window) {
             acceptPrepare(s);
+            maybeCommit(s); // a certificate adopted before the PREPARE came
         }
     }
 
@@ -857,7 +862,35 @@ public final class Replica {
         }
         p.recordCommit(s, v, digest, buffer, at, length); // line 39
         p.messagesInView++;
+        adoptCertificate(v, s, buffer, sharesAt, k);
         checkCommits(s);
+    }
+
+    /**
+     * A valid COMMIT's certificate PΣ is f+1 verified CERTIFY shares, whoever relays them: this replica keeps the ones
+     * it lacks, as if TBcast had delivered them (Algorithm 2, line 34), and may then CTBcast a COMMIT of its own
+     * (line 36). Without this a replica that missed the CERTIFYs (TBcast keeps only the last 2t) or never saw the
+     * client's request (so it cannot endorse, §5.4) could not commit a slot the others decided with a replica that
+     * then crashed: f+1 COMMITs would never gather for it, nor the checkpoint that needs its share (a stall).
+     */
+    private void adoptCertificate(long v, long s, DirectBuffer buffer, int sharesAt, int k) {
+        int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
+        if (v != view || i < 0 || sentCommit[i] == view || decided[i]) {
+            return; // (a slot decided here needs no COMMIT from this replica but what WILL_COMMIT promised)
+        }
+        for (int j = 0; j < k; j++) {
+            int at = sharesAt + j * SHARE_BYTES;
+            int signer = buffer.getShort(at, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
+            int share = i * n + signer;
+            if (shareView[share] == v + 1 && shareSlot[share] == s) {
+                continue; // its CERTIFY came (same digest: CTBcast agreement on the PREPARE, Observation 3)
+            }
+            shareView[share] = v + 1;
+            shareSlot[share] = s;
+            System.arraycopy(digest, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
+            buffer.getBytes(at + 2, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+        }
+        maybeCommit(s);
     }
 
     /** Algorithm 2, lines 40-41: f+1 COMMITs for the same slot, view and request decide it. */
@@ -1114,6 +1147,7 @@ public final class Replica {
         checkpointToSend = true;
         sendDeferred(); // line 61
         // the window moved: PREPAREs and votes that arrived early for its slots count now
+        batchesByDigest = true; // and COMMITs that came early, whose certificates were not adopted (askForBatches)
         for (long s = seq; s < seq + window; s++) {
             int i = slot(s);
             if (slotNo[i] == s) {
@@ -1736,6 +1770,117 @@ public final class Replica {
         return false;
     }
 
+    /**
+     * Whether some replica COMMITted slot s in this view, known here by digest only (a summary covered its COMMIT,
+     * Algorithm 4 line 14) or come before the window opened (its certificate not adopted then), while this replica has
+     * neither decided s nor the f+1 CERTIFY shares to COMMIT it itself (it missed the CERTIFYs, or could not endorse
+     * the request). The digest goes into {@link #digest2}.
+     */
+    private boolean missingCertificate(long s) {
+        int i = slotIndexIfCurrent(s);
+        if (i >= 0 && (decided[i] || sentCommit[i] == view)) {
+            return false;
+        }
+        for (PeerState pa : peers) {
+            int ia = pa.index(s);
+            if (pa.hasCommit(s) && pa.commitView[ia] == view
+                && (i < 0 || matchingShares(i, pa.commitDigest, ia * DIGEST_BYTES) < config.quorum())) {
+                System.arraycopy(pa.commitDigest, ia * DIGEST_BYTES, digest2, 0, DIGEST_BYTES);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Asks the others for f+1 CERTIFY shares of (view, s, {@link #digest2}), at most once per retry interval. */
+    private int askForCertificate(long s, long now, long retry) {
+        int i = slot(s);
+        if (certificateAskedAt[i] != 0 && now - certificateAskedAt[i] < retry) {
+            return 0;
+        }
+        certificateAskedAt[i] = now;
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE_REQUEST).i64(view).i64(s).bytes(digest2, 0, DIGEST_BYTES);
+        for (int q = 0; q < n; q++) {
+            if (q != self) {
+                out.send(q, send, 0, writer.length());
+            }
+        }
+        return 1;
+    }
+
+    /** This replica's CERTIFY shares for the slot at table index i in this view over digest {@code d[at..]}. */
+    private int matchingShares(int i, byte[] d, int at) {
+        int matching = 0;
+        for (int q = 0; q < n; q++) {
+            int share = i * n + q;
+            if (shareView[share] == view + 1 && shareSlot[share] == slotNo[i]
+                && Arrays.equals(shareDigest, share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, d, at,
+                at + DIGEST_BYTES)) {
+                matching++;
+            }
+        }
+        return matching;
+    }
+
+    /** CERTIFICATE_REQUEST: answered with f+1 of this replica's shares of (view, slot, digest), if it has them. */
+    private void onCertificateRequest(int from) {
+        long v = reader.i64();
+        long s = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
+        if (v != view || i < 0 || !answerBudget(from)) {
+            return; // not here (any more), or over this interval's budget: not answered
+        }
+        reader.buffer().getBytes(digestAt, digest2, 0, DIGEST_BYTES);
+        if (matchingShares(i, digest2, 0) < config.quorum()) {
+            return;
+        }
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES)
+            .u8(config.quorum());
+        int written = 0;
+        for (int q = 0; q < n && written < config.quorum(); q++) {
+            int share = i * n + q;
+            if (shareView[share] == view + 1 && shareSlot[share] == s && Arrays.equals(shareDigest,
+                share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, digest2, 0, DIGEST_BYTES)) {
+                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+                written++;
+            }
+        }
+        out.send(from, send, 0, writer.length());
+    }
+
+    /** CERTIFICATE: f+1 shares this replica asked for; verified, kept, and maybe its own COMMIT (line 36). */
+    private void onCertificate() {
+        long v = reader.i64();
+        long s = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        int k = reader.u8();
+        int sharesAt = reader.skip(k * SHARE_BYTES);
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
+        if (v != view || i < 0 || decided[i] || sentCommit[i] == view) {
+            return; // not needed (any more)
+        }
+        reader.buffer().getBytes(digestAt, digest, 0, DIGEST_BYTES);
+        int len = certifyStatement(v, s, digest, 0);
+        commitCheckView = v;
+        commitCheckSlot = s;
+        if (!ByzantineChecks.validShares(crypto, n, config.quorum(), reader.buffer(), sharesAt, k, statement, len,
+            signature, commitShares)) {
+            counters.drop(Drop.BAD_CERTIFICATE);
+            return;
+        }
+        counters.certificatesFetched++;
+        adoptCertificate(v, s, reader.buffer(), sharesAt, k);
+    }
+
     /** Asks the others for the batches this replica knows only by digest (at most once per retry interval a slot). */
     private int askForBatches(long now) {
         if (!batchesByDigest) {
@@ -1745,6 +1890,10 @@ public final class Replica {
         boolean missing = false;
         long retry = Math.max(1_000_000, config.slowPathTimeoutNanos());
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window; s++) {
+            if (missingCertificate(s)) {
+                missing = true;
+                work += askForCertificate(s, now, retry);
+            }
             if (!missingBatch(s)) {
                 continue;
             }
@@ -1766,6 +1915,16 @@ public final class Replica {
         return work;
     }
 
+    /** Whether {@code from} may have one more BATCH or CERTIFICATE answer: a window's worth per interval. */
+    private boolean answerBudget(int from) {
+        long now = clock.nanoTime();
+        if (now - batchAnswersSince >= Math.max(1_000_000, config.slowPathTimeoutNanos())) {
+            batchAnswersSince = now;
+            Arrays.fill(batchAnswers, 0);
+        }
+        return ++batchAnswers[from] <= window;
+    }
+
     /** Another replica asks for the batch of a slot by digest: answered from what this replica holds. */
     private void onBatchRequest(int from) {
         long s = reader.i64();
@@ -1774,12 +1933,7 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        long now = clock.nanoTime();
-        if (now - batchAnswersSince >= Math.max(1_000_000, config.slowPathTimeoutNanos())) {
-            batchAnswersSince = now;
-            Arrays.fill(batchAnswers, 0);
-        }
-        if (s < checkpointSeq || s >= checkpointSeq + window || ++batchAnswers[from] > window) {
+        if (s < checkpointSeq || s >= checkpointSeq + window || !answerBudget(from)) {
             return; // not here (any more), or more than a window's worth this interval: not answered
         }
         reader.buffer().getBytes(digestAt, digest2, 0, DIGEST_BYTES);
@@ -1851,6 +2005,7 @@ public final class Replica {
             prepTime[i] = clock.nanoTime();
             counters.batchesFetched++;
             acceptPrepare(s);
+            maybeCommit(s);
             return;
         }
         counters.batchesFetched++;

@@ -44,6 +44,7 @@ public final class ReplicaCounters {
     long summariesApplied;
     long gaps;
     long batchesFetched;
+    long certificatesFetched;
 
     void drop(Drop reason) {
         drops[reason.ordinal()]++;
@@ -131,6 +132,11 @@ public final class ReplicaCounters {
         return batchesFetched;
     }
 
+    /** Commit certificates fetched from another replica (a COMMIT known here only by digest, from a summary). */
+    public long certificatesFetched() {
+        return certificatesFetched;
+    }
+
     /** Non-zero drop counts by reason. */
     public Map<Drop, Long> drops() {
         Map<Drop, Long> m = new EnumMap<>(Drop.class);
@@ -148,6 +154,6 @@ public final class ReplicaCounters {
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
-            + " batches_fetched=" + batchesFetched + " dropped=" + drops();
+            + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched + " dropped=" + drops();
     }
 }

@@ -28,6 +28,8 @@ package org.ubft.consensus.wire;
  *   BATCH_REQUEST   25 i64 slot, digest                (a batch known only by digest, from a summary)
  *   BATCH           26 i64 slot, i32 batch length, batch
  *   COMPLAINT       27 i64 view                        (to all: "I suspect leader(view)")
+ *   CERTIFICATE_REQUEST 28 i64 view, i64 slot, digest  (a COMMIT known only by digest, from a summary)
+ *   CERTIFICATE     29 i64 view, i64 slot, digest, u8 k, k shares of CERTIFY(view, slot, digest)
  *   40..47       state transfer ({@code org.ubft.consensus.transfer})
  * </pre>
  */
@@ -51,6 +53,9 @@ public final class ConsensusWire {
     public static final int BATCH = 26;
     /** ⟨COMPLAINT, view⟩: the sender suspects leader(view) ({@code Complaints}). */
     public static final int COMPLAINT = 27;
+    /** ⟨CERTIFICATE_REQUEST, view, slot, digest⟩: "send me f+1 CERTIFY shares of this", answered by CERTIFICATE. */
+    public static final int CERTIFICATE_REQUEST = 28;
+    public static final int CERTIFICATE = 29;
     public static final int TRANSFER_MIN = 40;
     public static final int TRANSFER_MAX = 47;
 

@@ -673,7 +673,12 @@ class ByzantineChecksTest {
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.BATCH_REQUEST).i64(s).bytes(new byte[32], 0, 32))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.BATCH).i64(s).i32(batch.length)
                 .bytes(batch, 0, batch.length))),
-            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.COMPLAINT).i64(0))));
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.COMPLAINT).i64(0))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.CERTIFICATE_REQUEST).i64(0).i64(s)
+                .bytes(d, 0, 32))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.CERTIFICATE).i64(0).i64(s).bytes(d, 0, 32).u8(2)
+                .u16(0).bytes(sign(0, certifyStatement(0, s, d)), 0, 64)
+                .u16(2).bytes(sign(2, certifyStatement(0, s, d)), 0, 64))));
 
         long[] malformed = drops(c, Drop.MALFORMED);
         long[] unknown = drops(c, Drop.UNKNOWN_TYPE);
@@ -720,7 +725,7 @@ class ByzantineChecksTest {
                     case CTBCAST -> type >= ConsensusWire.PREPARE && type <= ConsensusWire.NEW_VIEW;
                     case TBCAST -> type >= ConsensusWire.WILL_CERTIFY && type <= ConsensusWire.CERTIFY_CHECKPOINT;
                     case DIRECT -> type == ConsensusWire.SUMMARY
-                        || (type >= ConsensusWire.ECHO && type <= ConsensusWire.COMPLAINT)
+                        || (type >= ConsensusWire.ECHO && type <= ConsensusWire.CERTIFICATE)
                         || (type >= ConsensusWire.TRANSFER_MIN && type <= ConsensusWire.TRANSFER_MAX);
                 };
                 if (!known) {
