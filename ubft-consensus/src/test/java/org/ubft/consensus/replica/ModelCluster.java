@@ -176,8 +176,20 @@ final class ModelCluster {
         events.add(new Event(clock.now + delay, sequence++, action));
     }
 
-    private long delay() {
-        return latencyNanos + (jitterNanos > 0 ? (long) (random.nextDouble() * jitterNanos) : 0);
+    /** Per (kind, from, to): the latest delivery time scheduled, so that jitter never reorders a FIFO channel. */
+    private final Map<Long, Long> lastDelivery = new HashMap<>();
+
+    /**
+     * The delay of the next message from {@code from} to {@code to} on a channel of {@code kind}: latency plus
+     * jitter, but never delivered before the channel's previous message (tail channels, and so CTBcast, TBcast and
+     * the direct streams, are FIFO; so are a client's links).
+     */
+    private long delay(Kind kind, int from, int to) {
+        long d = latencyNanos + (jitterNanos > 0 ? (long) (random.nextDouble() * jitterNanos) : 0);
+        long key = ((long) kind.ordinal() << 40) | ((long) from << 20) | to;
+        long at = Math.max(clock.now + d, lastDelivery.getOrDefault(key, 0L));
+        lastDelivery.put(key, at);
+        return at - clock.now;
     }
 
     private static byte[] copy(DirectBuffer b, int offset, int length) {
@@ -215,7 +227,7 @@ final class ModelCluster {
             for (int to = 0; to < n; to++) {
                 final int r = to;
                 if (filter.pass(Kind.TBCAST, from, r, buffer, offset, length)) {
-                    at(delay(), () -> {
+                    at(delay(Kind.TBCAST, from, r), () -> {
                         input(r, () -> replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length));
                     });
                 }
@@ -236,7 +248,7 @@ final class ModelCluster {
                 return;
             }
             byte[] m = copy(buffer, offset, length);
-            at(delay(), () -> clientList[client].onReply(from, m));
+            at(delay(Kind.REPLY, from, client), () -> clientList[client].onReply(from, m));
         }
     }
 
@@ -247,7 +259,7 @@ final class ModelCluster {
         for (int to = 0; to < n; to++) {
             final int r = to;
             if (filter.pass(Kind.CTBCAST, from, r, buffer, offset, length)) {
-                at(delay(), () -> {
+                at(delay(Kind.CTBCAST, from, r), () -> {
                     if (!crashed[r] && paused[r]) {
                         pausedCtbcast[r][from].add(new Held(k, m));
                     } else if (!crashed[r]) {
@@ -263,7 +275,7 @@ final class ModelCluster {
         byte[] m = copy(buffer, offset, length);
         for (int to = 0; to < n; to++) {
             final int r = to;
-            at(delay(), () -> {
+            at(delay(Kind.TBCAST, from, r), () -> {
                 input(r, () -> replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length));
             });
         }
@@ -274,7 +286,7 @@ final class ModelCluster {
             return;
         }
         byte[] m = copy(buffer, offset, length);
-        at(delay(), () -> {
+        at(delay(Kind.DIRECT, from, to), () -> {
             input(to, () -> replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length));
         });
     }
@@ -363,7 +375,7 @@ final class ModelCluster {
             for (int r = 0; r < n; r++) {
                 final int to = r;
                 if (filter.pass(Kind.REQUEST, index, to, b, 0, m.length)) {
-                    at(delay(), () -> {
+                    at(delay(Kind.REQUEST, index, to), () -> {
                         input(to, () -> replicas[to].onClientRequest(index, new UnsafeBuffer(m), 0, m.length));
                     });
                 }
