@@ -8,15 +8,17 @@ import java.util.List;
  * @param verdict     linearizable, not, or unknown (out of budget)
  * @param partition   the partition (for example the key) that is not linearizable, or that ran out of budget;
  *                    {@code null} when the verdict is linearizable or the history was checked whole
- * @param explanation for a violation: a small set of completed operations, from that partition, that no
- *                    linearization can satisfy even with every other operation treated as possibly never executed;
- *                    empty otherwise
+ * @param explanation for a violation: a small set of completed operations, from that partition, whose results
+ *                    no linearization can give even with the results of the other recent operations forgotten
+ *                    (they still took effect; see {@link ViolationExplainer}); empty otherwise
  * @param steps       list entries the searches looked at, over all partitions (and not counting the explanation's)
  * @param partitions  partitions checked (1 for a whole-history check)
  * @param message     a one-line summary for a test report
+ * @param minimal     false if shrinking the explanation ran out of its budget (some of its results may not be
+ *                    needed); true otherwise, when no result of the explanation can be forgotten too
  */
 public record CheckResult<I, O>(Verdict verdict, Object partition, List<Operation<I, O>> explanation, long steps,
-                                int partitions, String message) {
+                                int partitions, String message, boolean minimal) {
     public CheckResult {
         explanation = List.copyOf(explanation);
     }

@@ -16,33 +16,32 @@ import java.util.function.Function;
  */
 public final class LinearizabilityChecker {
     /**
-     * @param maxSteps         the step budget of one search (one partition); beyond it the verdict is
-     *                         {@link Verdict#UNKNOWN}
-     * @param maxExplainTrials the searches a violation's explanation may run to shrink it (0: no shrinking)
-     * @param maxExplainSteps  the step budget of each of those searches
-     * @param explainWindow    how many of the last completed operations before the violation the explanation tries
-     *                         to leave out (earlier ones are kept as context)
+     * @param maxSteps        the step budget of one search (one partition); beyond it the verdict is
+     *                        {@link Verdict#UNKNOWN}
+     * @param maxExplainSteps the steps a violation's explanation may take, over all its shrinking searches
+     *                        (0: no shrinking)
+     * @param explainWindow   how many of the last completed operations before the violation the explanation tries
+     *                        to forget the results of (earlier ones keep theirs)
      */
-    public record Config(long maxSteps, int maxExplainTrials, long maxExplainSteps, int explainWindow) {
+    public record Config(long maxSteps, long maxExplainSteps, int explainWindow) {
         public Config {
-            if (maxSteps < 1 || maxExplainSteps < 1) {
-                throw new IllegalArgumentException("step budgets must be positive, got " + maxSteps + " and "
-                    + maxExplainSteps);
-            }
-            if (maxExplainTrials < 0 || explainWindow < 1) {
-                throw new IllegalArgumentException("maxExplainTrials must not be negative and explainWindow must be "
-                    + "positive, got " + maxExplainTrials + " and " + explainWindow);
+            if (maxSteps < 1 || maxExplainSteps < 0 || explainWindow < 1) {
+                throw new IllegalArgumentException("maxSteps and explainWindow must be positive and maxExplainSteps "
+                    + "not negative, got " + maxSteps + ", " + explainWindow + " and " + maxExplainSteps);
             }
         }
 
-        /** Ten million steps per partition; 300 shrinking searches of 200 000 steps over the last 64 operations. */
+        /**
+         * Ten million steps per partition; two million steps to explain a violation, over the last 16 operations
+         * before it (forgetting results widens the search, so the window is kept small).
+         */
         public static Config defaults() {
-            return new Config(10_000_000, 300, 200_000, 64);
+            return new Config(10_000_000, 2_000_000, 16);
         }
 
         /** These settings with {@code maxSteps} per partition. */
         public Config withMaxSteps(long steps) {
-            return new Config(steps, maxExplainTrials, maxExplainSteps, explainWindow);
+            return new Config(steps, maxExplainSteps, explainWindow);
         }
     }
 
@@ -77,7 +76,7 @@ public final class LinearizabilityChecker {
             steps += r.steps();
             if (r.verdict() == Verdict.NOT_LINEARIZABLE) {
                 return new CheckResult<>(r.verdict(), r.partition(), r.explanation(), steps, parts.size(),
-                    r.message());
+                    r.message(), r.minimal());
             }
             if (r.verdict() == Verdict.UNKNOWN && unknown == null) {
                 unknown = r;
@@ -85,11 +84,11 @@ public final class LinearizabilityChecker {
         }
         if (unknown != null) {
             return new CheckResult<>(Verdict.UNKNOWN, unknown.partition(), List.of(), steps, parts.size(),
-                unknown.message());
+                unknown.message(), true);
         }
         return new CheckResult<>(Verdict.LINEARIZABLE, null, List.of(), steps, parts.size(),
             "linearizable: " + history.size() + " operations in " + parts.size() + " partitions, " + steps
-                + " steps");
+                + " steps", true);
     }
 
     private <S, I, O> CheckResult<I, O> checkPart(History<I, O> part, SequentialSpec<S, I, O> spec, Object key,
@@ -99,24 +98,27 @@ public final class LinearizabilityChecker {
         String where = key == null ? "the history" : "partition " + key;
         return switch (outcome.verdict()) {
             case LINEARIZABLE -> new CheckResult<>(Verdict.LINEARIZABLE, null, List.of(), outcome.steps(), partitions,
-                "linearizable: " + ops.size() + " operations, " + outcome.steps() + " steps");
+                "linearizable: " + ops.size() + " operations, " + outcome.steps() + " steps", true);
             case UNKNOWN -> new CheckResult<>(Verdict.UNKNOWN, key, List.of(), outcome.steps(), partitions,
                 "unknown: the search of " + where + " (" + ops.size() + " operations) ran out of its budget of "
-                    + config.maxSteps() + " steps; longest partial linearization " + outcome.longestPrefix());
+                    + config.maxSteps() + " steps; longest partial linearization " + outcome.longestPrefix(), true);
             case NOT_LINEARIZABLE -> violation(ops, spec, key, partitions, outcome, where);
         };
     }
 
     private <S, I, O> CheckResult<I, O> violation(List<Operation<I, O>> ops, SequentialSpec<S, I, O> spec, Object key,
         int partitions, WglSearch.Outcome<I, O> outcome, String where) {
-        ViolationExplainer<S, I, O> explainer = new ViolationExplainer<>(spec, config.maxExplainSteps(),
-            config.maxExplainTrials(), config.explainWindow());
+        ViolationExplainer<S, I, O> explainer =
+            new ViolationExplainer<>(spec, config.maxExplainSteps(), config.explainWindow());
         ViolationExplainer.Explanation<I, O> e = explainer.explain(ops, outcome.furthestBlocked());
         return new CheckResult<>(Verdict.NOT_LINEARIZABLE, key, e.core(), outcome.steps(), partitions,
             "not linearizable: " + where + " (" + ops.size() + " operations) has no linearization; the search got "
-                + "stuck latest at the return of " + outcome.furthestBlocked() + ". These " + e.core().size()
-                + " completed operations are jointly impossible, with " + e.relaxed() + " others relaxed (may or may "
-                + "not have taken effect)" + (e.earlier() > 0 ? ", " + e.earlier() + " earlier ones as observed" : "")
-                + " and " + e.cut() + " later ones left out:");
+                + "stuck latest at the return of " + outcome.furthestBlocked() + ". The results of these "
+                + e.core().size() + " operations are jointly impossible, even with the results of " + e.forgotten()
+                + " others forgotten (those took effect in their intervals, or none)"
+                + (e.earlier() > 0 ? ", " + e.earlier() + " earlier results kept" : "") + " and the results of "
+                + e.later() + " operations invoked after that return forgotten too"
+                + (e.finished() ? ":" : " (the explanation ran out of its budget: some may not be needed):"),
+            e.finished());
     }
 }

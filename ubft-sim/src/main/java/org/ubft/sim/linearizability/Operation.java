@@ -55,11 +55,6 @@ public record Operation<I, O>(int id, int client, long invokedAt, long responded
         return respondedAt < other.invokedAt;
     }
 
-    /** This operation with its response forgotten: it may or may not have taken effect, its result unknown. */
-    public Operation<I, O> relaxed() {
-        return new Operation<>(id, client, invokedAt, PENDING, input, null);
-    }
-
     @Override
     public String toString() {
         return "#" + id + " c" + client + " " + input + " -> " + (pending() ? "?" : output) + " [" + invokedAt + ", "

@@ -32,11 +32,22 @@ final class WglSearch<S, I, O> {
     private final int[] entryOp;
     private final boolean[] isCall;
     private final int[] returnOf;
+    private final boolean[] forgotten;
 
     /** @param ops the history's operations, in invocation order */
     WglSearch(SequentialSpec<S, I, O> spec, List<Operation<I, O>> ops) {
+        this(spec, ops, new boolean[ops.size()]);
+    }
+
+    /**
+     * @param ops       the history's operations, in invocation order
+     * @param forgotten by index in {@code ops}: operations whose result the search ignores: each took effect within
+     *                  its interval, or none at all
+     */
+    WglSearch(SequentialSpec<S, I, O> spec, List<Operation<I, O>> ops, boolean[] forgotten) {
         this.spec = spec;
         this.ops = ops;
+        this.forgotten = forgotten;
         this.n = ops.size();
         int entries = 2 * n;
         head = 0;
@@ -122,13 +133,16 @@ final class WglSearch<S, I, O> {
         LinearizedSet linearized = new LinearizedSet(n);
         Set<Object> seen = new HashSet<>();
         int[] stackEntry = new int[n];
+        int[] stackAlternative = new int[n];
         Object[] stackState = new Object[n];
         int depth = 0;
         S state = spec.initialState();
         int entry = next[head];
+        int alternative = 0;
         long steps = 0;
         Operation<I, O> furthest = null;
         int longest = 0;
+        search:
         while (completed > 0) {
             if (++steps > maxSteps) {
                 return new Outcome<>(Verdict.UNKNOWN, steps - 1, furthest, longest);
@@ -136,13 +150,17 @@ final class WglSearch<S, I, O> {
             int i = entryOp[entry];
             Operation<I, O> op = ops.get(i);
             if (isCall[entry]) {
-                S after = spec.step(state, op.input(), op.output());
-                boolean linearizedIt = false;
-                // a pending operation that changes nothing here need not take effect here: it stays optional
-                if (after != null && !(op.pending() && after.equals(state))) {
+                // alternative 0: the operation takes effect; 1 (forgotten results only): it takes none
+                for (int alternatives = forgotten[i] ? 2 : 1; alternative < alternatives; alternative++) {
+                    S after = alternative == 1 ? state : spec.step(state, op.input(), forgotten[i] ? null : op.output());
+                    // a pending operation that changes nothing here need not take effect here: it stays optional
+                    if (after == null || op.pending() && after.equals(state)) {
+                        continue;
+                    }
                     linearized.set(i);
                     if (seen.add(new Memo(linearized.key(), after))) {
                         stackEntry[depth] = entry;
+                        stackAlternative[depth] = alternative;
                         stackState[depth] = state;
                         depth++;
                         longest = Math.max(longest, depth);
@@ -150,14 +168,13 @@ final class WglSearch<S, I, O> {
                         completed -= op.pending() ? 0 : 1;
                         lift(entry);
                         entry = next[head];
-                        linearizedIt = true;
-                    } else {
-                        linearized.clear(i);
+                        alternative = 0;
+                        continue search;
                     }
+                    linearized.clear(i);
                 }
-                if (!linearizedIt) {
-                    entry = next[entry];
-                }
+                entry = next[entry];
+                alternative = 0;
             } else {
                 if (furthest == null || op.respondedAt() > furthest.respondedAt()) {
                     furthest = op;
@@ -167,6 +184,7 @@ final class WglSearch<S, I, O> {
                 }
                 depth--;
                 entry = stackEntry[depth];
+                alternative = stackAlternative[depth] + 1;
                 @SuppressWarnings("unchecked")
                 S previous = (S) stackState[depth];
                 state = previous;
@@ -175,7 +193,6 @@ final class WglSearch<S, I, O> {
                 linearized.clear(undone);
                 completed += ops.get(undone).pending() ? 0 : 1;
                 unlift(entry);
-                entry = next[entry];
             }
         }
         return new Outcome<>(Verdict.LINEARIZABLE, steps, null, longest);

@@ -12,12 +12,18 @@ final class BruteForce {
     }
 
     static <S, I, O> boolean linearizable(History<I, O> history, SequentialSpec<S, I, O> spec) {
-        List<Operation<I, O>> ops = history.operations();
-        return search(ops, new boolean[ops.size()], spec.initialState(), spec);
+        return linearizable(history, spec, java.util.Set.of());
     }
 
-    private static <S, I, O> boolean search(List<Operation<I, O>> ops, boolean[] done, S state,
-        SequentialSpec<S, I, O> spec) {
+    /** As {@link #linearizable(History, SequentialSpec)}, ignoring the results of the operations {@code forgotten}. */
+    static <S, I, O> boolean linearizable(History<I, O> history, SequentialSpec<S, I, O> spec,
+        java.util.Set<Integer> forgotten) {
+        List<Operation<I, O>> ops = history.operations();
+        return search(ops, forgotten, new boolean[ops.size()], spec.initialState(), spec);
+    }
+
+    private static <S, I, O> boolean search(List<Operation<I, O>> ops, java.util.Set<Integer> forgotten,
+        boolean[] done, S state, SequentialSpec<S, I, O> spec) {
         boolean allCompletedDone = true;
         for (int i = 0; i < ops.size(); i++) {
             allCompletedDone &= done[i] || ops.get(i).pending();
@@ -29,10 +35,11 @@ final class BruteForce {
             if (done[i] || !minimal(ops, done, ops.get(i))) {
                 continue;
             }
-            S after = spec.step(state, ops.get(i).input(), ops.get(i).output());
+            Operation<I, O> op = ops.get(i);
+            S after = spec.step(state, op.input(), forgotten.contains(op.id()) ? null : op.output());
             if (after != null) {
                 done[i] = true;
-                boolean ok = search(ops, done, after, spec);
+                boolean ok = search(ops, forgotten, done, after, spec);
                 done[i] = false;
                 if (ok) {
                     return true;

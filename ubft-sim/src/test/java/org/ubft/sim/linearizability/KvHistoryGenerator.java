@@ -25,6 +25,17 @@ final class KvHistoryGenerator {
 
     static History<KvOp, Reply> generate(long seed, int clients, int keys, int operations, double giveUp,
         int maxKeys) {
+        return generate(seed, clients, operations, giveUp, maxKeys, r -> randomOp(r, keys));
+    }
+
+    /** A history of one counter (key 0): INCR by 1 (three in four) and GET. */
+    static History<KvOp, Reply> counter(long seed, int clients, int operations, double giveUp) {
+        return generate(seed, clients, operations, giveUp, 1,
+            r -> r.nextInt(4) == 0 ? KvOp.get(0) : KvOp.incr(0, 1));
+    }
+
+    static History<KvOp, Reply> generate(long seed, int clients, int operations, double giveUp, int maxKeys,
+        java.util.function.Function<SplittableRandom, KvOp> nextOp) {
         SplittableRandom random = new SplittableRandom(seed);
         KvStore store = new KvStore(maxKeys);
         List<Operation<KvOp, Reply>> ops = new ArrayList<>();
@@ -38,7 +49,7 @@ final class KvHistoryGenerator {
             int c = random.nextInt(clients);
             int id = inFlight[c];
             if (id < 0) {
-                ops.add(Operation.pending(ops.size(), c, time, randomOp(random, keys)));
+                ops.add(Operation.pending(ops.size(), c, time, nextOp.apply(random)));
                 inFlight[c] = ops.size() - 1;
                 issued++;
             } else if (random.nextDouble() < giveUp) {

@@ -41,7 +41,8 @@ class RegisterHistoryTest {
         CheckResult<Op, Long> r = check(Histories.register()
             .op(0, 0, 10, Op.write(1), 1L)
             .op(1, 20, 30, Op.read(), 0L), Verdict.NOT_LINEARIZABLE);
-        assertEquals(List.of(0, 1), ids(r), "both the write and the stale read are needed to see it");
+        assertEquals(List.of(0, 1), ids(r), "with the write's result forgotten it may have had no effect");
+        assertTrue(r.minimal());
     }
 
     @Test
@@ -69,9 +70,8 @@ class RegisterHistoryTest {
             .op(2, 10, 20, Op.read(), 2L)
             .op(2, 30, 40, Op.read(), 1L)
             .op(2, 50, 60, Op.read(), 2L), Verdict.NOT_LINEARIZABLE);
-        assertEquals(List.of(2, 3, 4), ids(r), "the reads 2, 1, 2 are impossible even if the writes are relaxed "
-            + "(each took effect at most once, result unknown): " + r.describe());
-        assertTrue(r.describe().contains("2 others relaxed"), r::describe);
+        assertEquals(List.of(2, 3, 4), ids(r), "the reads 2, 1, 2 are impossible whatever the writes returned: "
+            + r.describe());
     }
 
     @Test
