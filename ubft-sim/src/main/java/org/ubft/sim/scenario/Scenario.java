@@ -6,16 +6,18 @@ import org.ubft.sim.SimOptions;
 
 import java.util.SplittableRandom;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * A named, seeded experiment: the cluster's options, the behaviour of each replica slot, and a planner that sets the
+ * A named, seeded experiment: the cluster's options, the behaviour of each replica slot (made afresh for
+ * every run: the plug-in point for Byzantine behaviours, {@link ReplicaBehaviour}), and a planner that sets the
  * run's network conditions and schedules its faults on the cluster (drawing every choice from the run's random
  * source) and returns the {@link Plan}. {@code liveness} says whether the faults stay within the tolerance, so that
  * liveness after GST is an obligation; safety (agreement, validity, no duplicate execution) and bounded memory are
  * always checked.
  */
 public record Scenario(String name, String description, Function<SplittableRandom, SimOptions> options,
-                       ReplicaBehaviour[] behaviours, Planner planner, boolean liveness) {
+                       Supplier<ReplicaBehaviour[]> behaviours, Planner planner, boolean liveness) {
 
     /** Sets up one run on a started cluster. */
     @FunctionalInterface
@@ -24,15 +26,23 @@ public record Scenario(String name, String description, Function<SplittableRando
     }
 
     public static Scenario of(String name, String description, Planner planner) {
-        return new Scenario(name, description, r -> SimOptions.defaults(), new ReplicaBehaviour[0], planner, true);
+        return new Scenario(name, description, r -> SimOptions.defaults(), () -> new ReplicaBehaviour[0], planner,
+            true);
     }
 
     public Scenario withOptions(Function<SplittableRandom, SimOptions> o) {
         return new Scenario(name, description, o, behaviours, planner, liveness);
     }
 
+    /** The same behaviours (stateless ones) in every run; {@code null} entries are correct. */
     public Scenario withBehaviours(ReplicaBehaviour... b) {
-        return new Scenario(name, description, options, b.clone(), planner, liveness);
+        ReplicaBehaviour[] copy = b.clone();
+        return withBehaviours(copy::clone);
+    }
+
+    /** Fresh behaviours for every run, from {@code perRun} (for behaviours with state). */
+    public Scenario withBehaviours(Supplier<ReplicaBehaviour[]> perRun) {
+        return new Scenario(name, description, options, perRun, planner, liveness);
     }
 
     /** The same faults, but liveness is not an obligation (more faults than the cluster tolerates). */

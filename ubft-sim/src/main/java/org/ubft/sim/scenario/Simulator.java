@@ -51,7 +51,7 @@ public final class Simulator {
         List<Checker> checkers = new ArrayList<>(List.of(new AgreementChecker(violations, correct),
             new ValidityChecker(violations, correct), new NoDuplicateChecker(violations, correct),
             new ExceptionChecker(violations, correct)));
-        SimCluster cluster = new SimCluster(options, clusterSeed, hub, scenario.behaviours());
+        SimCluster cluster = new SimCluster(options, clusterSeed, hub, scenario.behaviours().get());
         ref[0] = cluster;
         Plan plan = scenario.planner().plan(cluster, planRandom);
         cluster.stopSubmitting(plan.stopSubmitting());
