@@ -68,6 +68,9 @@ public final class SimCommand implements Callable<Integer> {
             }
             out.printf("%-24s %s (not in all)%n", Scenarios.TOO_MANY_CRASHES.name(),
                 Scenarios.TOO_MANY_CRASHES.description());
+            for (Scenario s : Scenarios.KNOWN_BUGS) {
+                out.printf("%-24s %s (not in all: finds an open bug, see the README)%n", s.name(), s.description());
+            }
             out.flush();
             return 0;
         }
@@ -106,7 +109,8 @@ public final class SimCommand implements Callable<Integer> {
         if (s == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no scenario '" + scenario + "'; one of all, "
                 + String.join(", ", Scenarios.ALL.stream().map(Scenario::name).toList()) + ", "
-                + Scenarios.TOO_MANY_CRASHES.name());
+                + Scenarios.TOO_MANY_CRASHES.name() + ", "
+                + String.join(", ", Scenarios.KNOWN_BUGS.stream().map(Scenario::name).toList()));
         }
         return List.of(s);
     }

@@ -67,7 +67,8 @@ class SimCommandTest {
         CommandRun run = CommandRun.of("sim", "--list");
         assertEquals(0, run.exitCode, run.toString());
         for (String name : new String[] {"all-correct", "lossy-before-gst", "partition-leader", "leader-crash",
-            "follower-crash-restart", "replica-pause", "memnode-crash", "torn-reads", "too-many-crashes"}) {
+            "follower-crash-restart", "replica-pause", "memnode-crash", "torn-reads", "lossy-follower-crash",
+            "too-many-crashes", "restart-then-leader-crash"}) {
             assertTrue(run.out.contains(name + " "), name + ": " + run);
         }
     }

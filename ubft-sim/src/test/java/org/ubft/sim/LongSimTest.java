@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Every scenario over many seeds: {@code mvn -Psim-long test -pl ubft-sim -am [-Dsim.seeds=N] [-Dsim.first=S]
- * [-Dsim.scenario=NAME]} (N seeds per scenario, default 1000, from S, default 1000 so that the default run's seeds are
+ * [-Dsim.scenario=NAME,..]} (N seeds per scenario, default 1000, from S, default 1000 so that the default run's seeds are
  * not repeated). The report of each scenario goes to the test's output as it finishes.
  */
 @Tag("sim-long")
@@ -41,9 +41,13 @@ class LongSimTest {
             }
         }, true);
         SeedSweep sweep = new SeedSweep(out);
-        for (Scenario s : Scenarios.ALL) {
-            if ("all".equals(only) || s.name().equals(only)) {
+        if ("all".equals(only)) {
+            for (Scenario s : Scenarios.ALL) {
                 sweep.sweep(s, first, seeds);
+            }
+        } else {
+            for (String name : only.split(",")) {
+                sweep.sweep(Scenarios.byName(name), first, seeds);
             }
         }
         sweep.summary();
