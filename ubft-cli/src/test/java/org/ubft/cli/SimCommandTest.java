@@ -1,0 +1,75 @@
+package org.ubft.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aPassingScenarioPrintsItsLineAndTheTotalsAndExitsZero() {
+        CommandRun run = CommandRun.of("sim", "--scenario", "all-correct", "--seeds", "2");
+        assertEquals(0, run.exitCode, run.toString());
+        String[] lines = run.out.split("\\R");
+        assertEquals(2, lines.length, run.toString());
+        assertTrue(lines[0].matches("all-correct +seeds=2 violations=0 virtual_ms=\\d+ wall_ms=\\d+"), run.toString());
+        assertEquals("seeds=2 violations=0", lines[1]);
+    }
+
+    @Test
+    void aFailingSeedExitsNonZeroAndPrintsTheReplayCommandWhichReplaysItWithAnIdenticalTrace() throws IOException {
+        CommandRun run = CommandRun.of("sim", "--scenario", "too-many-crashes", "--seeds", "1", "--first-seed", "3");
+        assertEquals(SimCommand.EXIT_VIOLATIONS, run.exitCode, run.toString());
+        assertTrue(run.out.contains("FAIL scenario=too-many-crashes seed=3 violations={liveness="), run.toString());
+        assertTrue(run.out.contains("  liveness at "), run.toString());
+        assertTrue(run.out.contains("    replica-0 counters: fast_path="), run.toString());
+        Matcher m = Pattern.compile("replay: bin/ubft sim (--scenario too-many-crashes --seed 3) --trace (\\S+)")
+            .matcher(run.out);
+        assertTrue(m.find(), run.toString());
+        String[] lines = run.out.split("\\R");
+        assertTrue(lines[lines.length - 1].matches("seeds=1 violations=[1-9]\\d*"), run.toString());
+
+        Path first = dir.resolve("first.trace");
+        Path second = dir.resolve("second.trace");
+        CommandRun replay = CommandRun.of("sim", "--scenario", "too-many-crashes", "--seed", "3", "--trace", first.toString());
+        CommandRun again = CommandRun.of("sim", "--scenario", "too-many-crashes", "--seed", "3", "--trace", second.toString());
+        assertEquals(SimCommand.EXIT_VIOLATIONS, replay.exitCode, replay.toString());
+        assertTrue(replay.out.contains("trace: " + first), replay.toString());
+        String trace = Files.readString(first);
+        assertTrue(trace.contains(" replica-1 fault crash ") && trace.contains(" execute pos=0 "), trace);
+        assertEquals(trace, Files.readString(second), "the replay is exact");
+        assertEquals(run.out.lines().filter(l -> l.startsWith("  liveness")).toList(),
+            replay.out.lines().filter(l -> l.startsWith("  liveness")).toList(), "the same violations");
+    }
+
+    @Test
+    void badArgumentsAreUsageErrors() {
+        CommandRun unknown = CommandRun.of("sim", "--scenario", "nope");
+        assertEquals(2, unknown.exitCode, unknown.toString());
+        assertTrue(unknown.err.contains("no scenario 'nope'; one of all, all-correct"), unknown.toString());
+        CommandRun traceAll = CommandRun.of("sim", "--trace", dir.resolve("t").toString());
+        assertEquals(2, traceAll.exitCode, traceAll.toString());
+        assertTrue(traceAll.err.contains("--trace needs --seed S and one --scenario NAME"), traceAll.toString());
+    }
+
+    @Test
+    void listNamesEveryScenario() {
+        CommandRun run = CommandRun.of("sim", "--list");
+        assertEquals(0, run.exitCode, run.toString());
+        for (String name : new String[] {"all-correct", "lossy-before-gst", "partition-leader", "leader-crash",
+            "follower-crash-restart", "replica-pause", "memnode-crash", "torn-reads", "lossy-follower-crash",
+            "too-many-crashes", "restart-then-leader-crash"}) {
+            assertTrue(run.out.contains(name + " "), name + ": " + run);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package org.ubft.sim;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.SigningKey;
+import org.ubft.consensus.client.ClientCore;
+import org.ubft.consensus.client.ClientLinks;
+import org.ubft.ctbcast.link.LinkConfig;
+import org.ubft.fabric.CompletionRouter;
+import org.ubft.fabric.sim.SimNetwork;
+
+import java.util.SplittableRandom;
+
+/**
+ * A closed-loop client of the simulation: the real sans-IO {@link ClientCore} on {@link ClientLinks} over the
+ * simulated fabric, keeping {@code inFlight} workload requests outstanding while submissions are open
+ * ({@link #stopSubmitting}). Its session is fixed (1), so request numbers do not depend on the wall clock; it signs
+ * retransmissions with its simulated key, as {@link org.ubft.consensus.client.UbftClient} does.
+ */
+public final class SimClient {
+    private final int index;
+    private final int inFlight;
+    private final NanoClock clock;
+    private final SimEvents events;
+    private final SplittableRandom random;
+    private final int maxFill;
+    private final ClientLinks links;
+    private final ClientCore core;
+    /** Outstanding workload sequence by slot, with its library number; at most {@code inFlight}. */
+    private final long[] outstandingSeq;
+    private final long[] outstandingNumber;
+    /** Per slot of the loop: when it may submit again (after a think time); {@code Long.MAX_VALUE} while in use. */
+    private final long[] readyAt;
+    private final long thinkNanos;
+    private long nextSeq = 1;
+    private long submitUntil = Long.MAX_VALUE;
+
+    SimClient(SimNetwork net, ClusterConfig cluster, int index, int inFlight, SigningKey key, SimEvents events,
+              SplittableRandom random, long initialTimeoutNanos, long maxTimeoutNanos, long thinkNanos) {
+        this.index = index;
+        this.inFlight = inFlight;
+        this.clock = net.clock();
+        this.events = events;
+        this.random = random;
+        this.outstandingSeq = new long[inFlight];
+        this.outstandingNumber = new long[inFlight];
+        this.readyAt = new long[inFlight];
+        this.thinkNanos = thinkNanos;
+        LinkConfig config = ClientLinks.defaultConfig(cluster);
+        int maxPayload = ClientLinks.maxRequestPayload(config.maxPayloadBytes());
+        this.maxFill = Math.max(0, Math.min(32, maxPayload - Payloads.HEADER_BYTES));
+        CompletionRouter router = new CompletionRouter(net.open(NodeId.client(index)), 8);
+        ClientCore[] ref = new ClientCore[1];
+        this.links = ClientLinks.forClient(router, clock, index, cluster.n(), config,
+            (replica, b, off, len) -> ref[0].onReply(replica, b, off, len));
+        this.core = new ClientCore(new ClientCore.Config(index, cluster.n(), cluster.f() + 1, maxPayload,
+            ClientLinks.maxReplyBody(config.maxPayloadBytes()), inFlight, initialTimeoutNanos, maxTimeoutNanos),
+            clock, () -> 1, links::send, key::sign, this::onComplete);
+        ref[0] = core;
+    }
+
+    /** One duty cycle: the links, retransmissions, then new submissions up to the in-flight target. */
+    int doWork() {
+        int work = links.doWork() + core.doWork();
+        long now = clock.nanoTime();
+        if (now < submitUntil) {
+            for (int s = 0; s < inFlight && core.hasRoom(); s++) {
+                if (readyAt[s] <= now) {
+                    readyAt[s] = Long.MAX_VALUE;
+                    submit();
+                    work++;
+                }
+            }
+        }
+        return work;
+    }
+
+    /** Frees one slot of the loop after a think time. */
+    private void release(long now) {
+        for (int s = 0; s < inFlight; s++) {
+            if (readyAt[s] == Long.MAX_VALUE) {
+                readyAt[s] = thinkNanos <= 0 ? now : now + (long) (-StrictMath.log(1.0 - random.nextDouble()) * thinkNanos);
+                return;
+            }
+        }
+    }
+
+    private void submit() {
+        long seq = nextSeq++;
+        byte[] fill = new byte[random.nextInt(maxFill + 1)];
+        random.nextBytes(fill);
+        byte[] payload = Payloads.request(index, seq, fill);
+        long number = core.submit(payload);
+        if (number < 0) {
+            throw new IllegalStateException("client " + index + " refused a submit it had room for");
+        }
+        for (int s = 0; s < inFlight; s++) {
+            if (outstandingSeq[s] == 0) {
+                outstandingSeq[s] = seq;
+                outstandingNumber[s] = number;
+                break;
+            }
+        }
+        events.submitted(clock.nanoTime(), index, seq, number, payload);
+    }
+
+    private void onComplete(long number, DirectBuffer reply, int offset, int length) {
+        byte[] bytes = new byte[length];
+        reply.getBytes(offset, bytes);
+        for (int s = 0; s < inFlight; s++) {
+            if (outstandingNumber[s] == number && outstandingSeq[s] != 0) {
+                long seq = outstandingSeq[s];
+                outstandingSeq[s] = 0;
+                outstandingNumber[s] = 0;
+                release(clock.nanoTime());
+                events.accepted(clock.nanoTime(), index, seq, number, bytes);
+                return;
+            }
+        }
+    }
+
+    /** No submissions from {@code time} on (outstanding requests are still retransmitted). */
+    void stopSubmitting(long time) {
+        this.submitUntil = time;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public ClientCore core() {
+        return core;
+    }
+
+    /** Workload requests submitted so far. */
+    public long submitted() {
+        return nextSeq - 1;
+    }
+}

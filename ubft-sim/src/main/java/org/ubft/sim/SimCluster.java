@@ -1,0 +1,301 @@
+package org.ubft.sim;
+
+import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.runtime.ReplicaNode;
+import org.ubft.ctbcast.node.CtbcastNode;
+import org.ubft.fabric.sim.SimNetwork;
+import org.ubft.memnode.MemoryNode;
+import org.ubft.memnode.register.RegisterRegions;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A whole cluster on one {@link SimNetwork}, in one thread, on virtual time: 2f + 1 real {@link ReplicaNode}s (each
+ * running a {@link RecordingApp}, possibly wrapped by its slot's {@link ReplicaBehaviour}), 2f_m + 1 memory nodes
+ * (their register regions; memory nodes are passive) and closed-loop {@link SimClient}s.
+ *
+ * <p><b>Driving.</b> {@link #runUntil} runs the network's events one at a time and, after each event, one
+ * {@code doWork()} of every running replica (in index order; a paused or crashed one is skipped) and every client
+ * (in index order). A tick event every {@link SimOptions#tickNanos()} makes sure every node also runs when no
+ * network event is due, so timers fire at most a tick late.
+ *
+ * <p><b>Determinism.</b> One seed fixes the network's random source, the keys ({@link SimKeys}) and the clients'
+ * payloads; sessions and CTBcast epochs come from virtual time; nodes run in a fixed order. Same seed and same calls
+ * give the same execution ({@link SimNetwork#fingerprint()}).
+ */
+public final class SimCluster {
+    /** How often {@link SimEvents#tick} is called (virtual time). */
+    public static final long SAMPLE_PERIOD_NANOS = 100_000;
+
+    private final SimOptions options;
+    private final ClusterConfig cluster;
+    private final SimNetwork net;
+    private final SimKeys keys;
+    private final SimEvents events;
+    private final ReplicaBehaviour[] behaviours;
+    private final ReplicaNode[] nodes;
+    private final int[] incarnations;
+    private final long[] lastEpoch;
+    private final long[] pausedUntil;
+    private final long[] views;
+    private final SimClient[] clients;
+    private final boolean[] memnodeUp;
+    private long nextSample;
+
+    /**
+     * Starts the cluster at virtual time 0.
+     *
+     * @param behaviours one per replica slot; missing or {@code null} entries are {@link ReplicaBehaviour#CORRECT}
+     */
+    public SimCluster(SimOptions options, long seed, SimEvents events, ReplicaBehaviour... behaviours) {
+        this.options = options;
+        this.cluster = options.cluster();
+        this.events = events;
+        SplittableRandom master = new SplittableRandom(seed);
+        this.net = new SimNetwork(master.nextLong());
+        this.keys = new SimKeys(cluster, master.nextLong());
+        int n = cluster.n();
+        this.behaviours = new ReplicaBehaviour[n];
+        for (int i = 0; i < n; i++) {
+            this.behaviours[i] = i < behaviours.length && behaviours[i] != null ? behaviours[i] : ReplicaBehaviour.CORRECT;
+        }
+        this.nodes = new ReplicaNode[n];
+        this.incarnations = new int[n];
+        this.lastEpoch = new long[n];
+        this.pausedUntil = new long[n];
+        this.views = new long[n];
+        this.memnodeUp = new boolean[cluster.memnodeCount()];
+        for (int j = 0; j < cluster.memnodeCount(); j++) {
+            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(cluster), cluster.replicaIds());
+            memnodeUp[j] = true;
+        }
+        for (int i = 0; i < n; i++) {
+            startReplica(i);
+        }
+        this.clients = new SimClient[cluster.clientCount()];
+        for (int c = 0; c < clients.length; c++) {
+            clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
+                new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
+                options.thinkNanos());
+        }
+        scheduleTick();
+    }
+
+    private void scheduleTick() {
+        net.schedule(options.tickNanos(), this::scheduleTick);
+    }
+
+    private void startReplica(int i) {
+        RecordingApp app = new RecordingApp(i, events, net::nanoTime);
+        StateMachine sm = behaviours[i].wrapApp(app);
+        ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
+        ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
+            ReplicaNode.ctbcastOptions(config), keys.consensusCrypto(i), keys.ctbcastCrypto(i), net.clock());
+        // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
+        long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,
+            lastEpoch[i] + (1L << CtbcastNode.EPOCH_SHIFT));
+        lastEpoch[i] = epoch;
+        node.startAt(epoch);
+        nodes[i] = node;
+        views[i] = node.replica().view();
+    }
+
+    // ---- running ------------------------------------------------------------------------------------
+
+    /** Runs the cluster until virtual time {@code time}. */
+    public void runUntil(long time) {
+        long left = time - net.nanoTime();
+        if (left > 0) {
+            net.runUntil(() -> {
+                drive();
+                return false;
+            }, left);
+        }
+    }
+
+    private void drive() {
+        long now = net.nanoTime();
+        for (int i = 0; i < nodes.length; i++) {
+            ReplicaNode node = nodes[i];
+            if (node == null || now < pausedUntil[i]) {
+                continue;
+            }
+            try {
+                node.doWork();
+            } catch (RuntimeException e) {
+                events.failed(now, i, e);
+                stopReplica(i);
+                continue;
+            }
+            long view = node.replica().view();
+            if (view != views[i]) {
+                views[i] = view;
+                events.view(now, i, view);
+            }
+        }
+        for (SimClient client : clients) {
+            client.doWork();
+        }
+        if (now >= nextSample) {
+            nextSample = now + SAMPLE_PERIOD_NANOS;
+            events.tick(now);
+        }
+    }
+
+    // ---- faults -------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@code action} at virtual time {@code time} (now if it is past), after reporting it to the events as a
+     * fault of {@code node}: {@code what}.
+     */
+    public void at(long time, String node, String what, Runnable action) {
+        net.schedule(time - net.nanoTime(), () -> {
+            events.fault(net.nanoTime(), node, what);
+            action.run();
+        });
+    }
+
+    /** Crashes replica {@code i}: its memory is gone, its node stops. */
+    public void crashReplica(int i) {
+        if (nodes[i] != null) {
+            stopReplica(i);
+        }
+    }
+
+    private void stopReplica(int i) {
+        net.crash(NodeId.replica(i));
+        nodes[i].close();
+        nodes[i] = null;
+    }
+
+    /** Starts a new incarnation of crashed replica {@code i}: empty state, it catches up by state transfer. */
+    public void restartReplica(int i) {
+        if (nodes[i] == null) {
+            incarnations[i]++;
+            startReplica(i);
+        }
+    }
+
+    /** Replica {@code i} does not run (its memory stays reachable, as in a GC pause) until virtual time {@code until}. */
+    public void pauseReplica(int i, long until) {
+        pausedUntil[i] = until;
+    }
+
+    /** Crashes memory node {@code j}. */
+    public void crashMemnode(int j) {
+        net.crash(NodeId.memnode(j));
+        memnodeUp[j] = false;
+    }
+
+    /** Clients submit no new request from virtual time {@code time} on. */
+    public void stopSubmitting(long time) {
+        for (SimClient c : clients) {
+            c.stopSubmitting(time);
+        }
+    }
+
+    // ---- introspection ------------------------------------------------------------------------------
+
+    public SimNetwork network() {
+        return net;
+    }
+
+    public ClusterConfig cluster() {
+        return cluster;
+    }
+
+    public SimOptions options() {
+        return options;
+    }
+
+    public long now() {
+        return net.nanoTime();
+    }
+
+    /** Replica {@code i}'s running node, or {@code null} while it is crashed. */
+    public ReplicaNode replica(int i) {
+        return nodes[i];
+    }
+
+    public ReplicaBehaviour behaviour(int i) {
+        return behaviours[i];
+    }
+
+    public int incarnation(int i) {
+        return incarnations[i];
+    }
+
+    public SimClient client(int c) {
+        return clients[c];
+    }
+
+    public int clientCount() {
+        return clients.length;
+    }
+
+    public boolean memnodeUp(int j) {
+        return memnodeUp[j];
+    }
+
+    /** Every replica's {@link ReplicaNode#countersLine()} (or that it is down), one per line. */
+    public String countersLines() {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < nodes.length; i++) {
+            sb.append(sb.length() == 0 ? "" : "\n");
+            sb.append(nodes[i] != null ? nodes[i].countersLine() : NodeId.toString(NodeId.replica(i)) + " down");
+            if (nodes[i] != null && net.nanoTime() < pausedUntil[i]) {
+                sb.append(" (paused)");
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The bounded structures the simulator can observe, with their configured bounds: per replica slot each CTBcast
+     * TBcast stream's buffer (2t), the fabric's outstanding operations, the client table's entries (clients x
+     * depth); per client its outstanding requests; the network's pending events (three per outstanding operation of
+     * every node, plus timers); and the probes of the slots' behaviours ({@link ReplicaBehaviour#probes}).
+     */
+    public List<Probe> probes() {
+        List<Probe> probes = new ArrayList<>();
+        int n = nodes.length;
+        for (int i = 0; i < n; i++) {
+            final int r = i;
+            String name = NodeId.toString(NodeId.replica(i));
+            for (int p = 0; p < n; p++) {
+                final int stream = p;
+                probes.add(new Probe(name + ".ctbcast.stream" + p + ".buffered",
+                    () -> nodes[r] == null ? 0 : nodes[r].ctbcast().stream(stream).buffered(), 2L * cluster.ctbcastTail()));
+            }
+            probes.add(new Probe(name + ".fabric.outstanding",
+                () -> nodes[r] == null ? 0 : nodes[r].ctbcast().fabric().outstanding(),
+                nodes[r].ctbcast().fabric().maxOutstanding()));
+            probes.add(new Probe(name + ".client_table.entries", () -> nodes[r] == null ? 0
+                : (long) nodes[r].replica().clientTable().clients() * nodes[r].replica().clientTable().depth(),
+                (long) cluster.clientCount() * org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT));
+        }
+        for (SimClient c : clients) {
+            probes.add(new Probe(NodeId.toString(NodeId.client(c.index())) + ".in_flight", () -> c.core().inFlight(),
+                options.inFlight()));
+        }
+        for (int i = 0; i < n; i++) {
+            probes.addAll(behaviours[i].probes(i));
+        }
+        int endpoints = n + cluster.memnodeCount() + clients.length;
+        probes.add(new Probe("network.pending_events", net::pendingEvents,
+            3L * endpoints * nodes[0].ctbcast().fabric().maxOutstanding() + 64));
+        return probes;
+    }
+
+    @Override
+    public String toString() {
+        return "SimCluster[n=" + nodes.length + ", memnodes=" + memnodeUp.length + ", clients=" + clients.length
+            + ", behaviours=" + Arrays.toString(behaviours) + "]";
+    }
+}

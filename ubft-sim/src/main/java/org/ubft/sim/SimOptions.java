@@ -1,0 +1,63 @@
+package org.ubft.sim;
+
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.consensus.replica.ReplicaConfig;
+
+/**
+ * The shape and timing of a simulated cluster: f (n = 2f + 1 replicas), f_m (2f_m + 1 memory nodes), clients and
+ * the requests each keeps in flight, the consensus window W and CTBcast tail t, the consensus timeouts (short, so
+ * that view changes happen within milliseconds of virtual time), the client's retransmission timeouts, and the
+ * driver's tick: every node's {@code doWork()} runs after every network event and at least every tick.
+ */
+public record SimOptions(int f, int fm, int clients, int inFlight, int window, int tail, int slowPathMicros,
+                         int requestTimeoutMillis, int viewChangeTimeoutMillis, long clientTimeoutNanos,
+                         long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path) {
+
+    /**
+     * f = f_m = 1, 2 clients with 4 requests in flight each and 1 ms think time, W = 32, t = 16, slow path after
+     * 500 µs, request timeout 10 ms, view-change timeout 20 ms, client retransmission 1..20 ms, 10 µs ticks.
+     */
+    public static SimOptions defaults() {
+        return new SimOptions(1, 1, 2, 4, 32, 16, 500, 10, 20, 1_000_000, 20_000_000, 10_000, 1_000_000,
+            ReplicaConfig.Path.FAST);
+    }
+
+    public SimOptions withClients(int count, int perClientInFlight) {
+        return new SimOptions(f, fm, count, perClientInFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path);
+    }
+
+    public SimOptions withWindowAndTail(int w, int t) {
+        return new SimOptions(f, fm, clients, inFlight, w, t, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path);
+    }
+
+    public SimOptions withPath(ReplicaConfig.Path first) {
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first);
+    }
+
+    public SimOptions withThinkNanos(long mean) {
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path);
+    }
+
+    public int n() {
+        return 2 * f + 1;
+    }
+
+    /** The cluster file these options stand for (its endpoints and key directory are never used). */
+    public ClusterConfig cluster() {
+        ClusterConfig.Builder b = ClusterConfig.builder().clusterName("sim").f(f).fm(fm)
+            .fabric(org.ubft.common.config.FabricType.SHM).shmDir(java.nio.file.Path.of("/nonexistent/ubft-sim"))
+            .keysDir(java.nio.file.Path.of("/nonexistent/ubft-sim-keys"))
+            .ctbcastTail(tail).consensusWindow(window)
+            .set("consensus.slow.path.us", slowPathMicros)
+            .set("consensus.request.timeout.ms", requestTimeoutMillis)
+            .set("consensus.view.change.timeout.ms", viewChangeTimeoutMillis);
+        for (int c = 0; c < clients; c++) {
+            b.client(c, "127.0.0.1:" + (47200 + c));
+        }
+        return b.endpointsOn("127.0.0.1", 47000).build();
+    }
+}

@@ -1,0 +1,20 @@
+package org.ubft.sim.scenario;
+
+import org.ubft.sim.check.Violations;
+
+/**
+ * What one run of a scenario gave: its violations (data: checker and message each), the virtual time it covered,
+ * the wall time it took, the workload requests submitted and accepted, and the replicas' counters lines at the end.
+ */
+public record RunResult(String scenario, long seed, Violations violations, long virtualNanos, long wallNanos,
+                        long submitted, long accepted, String countersLines) {
+
+    public boolean ok() {
+        return violations.isEmpty();
+    }
+
+    /** The command that replays this run and writes its trace to {@code traceFile}. */
+    public String replayCommand(String traceFile) {
+        return "bin/ubft sim --scenario " + scenario + " --seed " + seed + " --trace " + traceFile;
+    }
+}

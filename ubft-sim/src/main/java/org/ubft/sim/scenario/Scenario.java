@@ -1,0 +1,60 @@
+package org.ubft.sim.scenario;
+
+import org.ubft.sim.ReplicaBehaviour;
+import org.ubft.sim.SimCluster;
+import org.ubft.sim.SimOptions;
+
+import java.util.SplittableRandom;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * A named, seeded experiment: the cluster's options, the behaviour of each replica slot (made afresh for
+ * every run: the plug-in point for Byzantine behaviours, {@link ReplicaBehaviour}), and a planner that sets the
+ * run's network conditions and schedules its faults on the cluster (drawing every choice from the run's random
+ * source) and returns the {@link Plan}. {@code liveness} says whether the faults stay within the tolerance, so that
+ * liveness after GST is an obligation; safety (agreement, validity, no duplicate execution) and bounded memory are
+ * always checked.
+ */
+public record Scenario(String name, String description, Function<SplittableRandom, SimOptions> options,
+                       Supplier<ReplicaBehaviour[]> behaviours, Planner planner, boolean liveness) {
+
+    /** Sets up one run on a started cluster. */
+    @FunctionalInterface
+    public interface Planner {
+        Plan plan(SimCluster cluster, SplittableRandom random);
+    }
+
+    public static Scenario of(String name, String description, Planner planner) {
+        return new Scenario(name, description, r -> SimOptions.defaults(), () -> new ReplicaBehaviour[0], planner,
+            true);
+    }
+
+    public Scenario withOptions(Function<SplittableRandom, SimOptions> o) {
+        return new Scenario(name, description, o, behaviours, planner, liveness);
+    }
+
+    /** The same behaviours (stateless ones) in every run; {@code null} entries are correct. */
+    public Scenario withBehaviours(ReplicaBehaviour... b) {
+        ReplicaBehaviour[] copy = b.clone();
+        return withBehaviours(copy::clone);
+    }
+
+    /** Fresh behaviours for every run, from {@code perRun} (for behaviours with state). */
+    public Scenario withBehaviours(Supplier<ReplicaBehaviour[]> perRun) {
+        return new Scenario(name, description, options, perRun, planner, liveness);
+    }
+
+    /** The same faults, but liveness is not an obligation (more faults than the cluster tolerates). */
+    public Scenario withoutLiveness() {
+        return new Scenario(name, description, options, behaviours, planner, false);
+    }
+
+    public Scenario withLiveness() {
+        return new Scenario(name, description, options, behaviours, planner, true);
+    }
+
+    public Scenario named(String newName) {
+        return new Scenario(newName, description, options, behaviours, planner, liveness);
+    }
+}

@@ -1,0 +1,85 @@
+package org.ubft.sim.scenario;
+
+import org.ubft.sim.EventHub;
+import org.ubft.sim.SimCluster;
+import org.ubft.sim.SimOptions;
+import org.ubft.sim.Trace;
+import org.ubft.sim.check.AgreementChecker;
+import org.ubft.sim.check.BoundedMemoryChecker;
+import org.ubft.sim.check.Checker;
+import org.ubft.sim.check.ExceptionChecker;
+import org.ubft.sim.check.LivenessChecker;
+import org.ubft.sim.check.NoDuplicateChecker;
+import org.ubft.sim.check.ValidityChecker;
+import org.ubft.sim.check.Violations;
+
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
+
+/**
+ * Runs one scenario with one seed: builds the cluster, lets the scenario plan its faults, attaches the checkers (and
+ * the trace, if asked) and runs to the plan's end. The seed fixes everything: the scenario's choices come from one
+ * random stream and the cluster's (network, keys, workload) from another, both drawn from the seed.
+ */
+public final class Simulator {
+    private Simulator() {
+    }
+
+    public static RunResult run(Scenario scenario, long seed) {
+        return run(scenario, seed, null);
+    }
+
+    /** @param trace where to write the trace ({@link Trace}), or {@code null} for none */
+    public static RunResult run(Scenario scenario, long seed, Writer trace) {
+        long wallStart = System.nanoTime(); // only to report the wall time; nothing simulated reads it
+        SplittableRandom random = new SplittableRandom(seed);
+        SimOptions options = scenario.options().apply(random.split());
+        long clusterSeed = random.nextLong();
+        SplittableRandom planRandom = random.split();
+
+        Violations violations = new Violations();
+        EventHub hub = new EventHub();
+        SimCluster[] ref = new SimCluster[1];
+        Trace tracer = trace == null ? null : new Trace(trace, () -> ref[0] == null ? 0 : ref[0].network().fingerprint());
+        if (tracer != null) {
+            hub.add(tracer);
+        }
+        IntPredicate correct = i -> ref[0].behaviour(i).correct();
+        List<Checker> checkers = new ArrayList<>(List.of(new AgreementChecker(violations, correct),
+            new ValidityChecker(violations, correct), new NoDuplicateChecker(violations, correct),
+            new ExceptionChecker(violations, correct)));
+        SimCluster cluster = new SimCluster(options, clusterSeed, hub, scenario.behaviours().get());
+        ref[0] = cluster;
+        Plan plan = scenario.planner().plan(cluster, planRandom);
+        cluster.stopSubmitting(plan.stopSubmitting());
+        checkers.add(new BoundedMemoryChecker(violations, cluster.probes()));
+        if (scenario.liveness()) {
+            checkers.add(new LivenessChecker(violations, plan.gst(), plan.livenessBound(), cluster::countersLines));
+        }
+        for (Checker c : checkers) {
+            hub.add(c);
+        }
+        if (tracer != null) {
+            tracer.fault(cluster.now(), "sim", "scenario " + scenario.name() + " seed " + seed + " gst " + plan.gst()
+                + " end " + plan.end());
+        }
+        cluster.runUntil(plan.end());
+        for (Checker c : checkers) {
+            c.finish(cluster.now());
+        }
+        if (tracer != null) {
+            tracer.flush();
+        }
+        long submitted = 0;
+        long accepted = 0;
+        for (int c = 0; c < cluster.clientCount(); c++) {
+            submitted += cluster.client(c).submitted();
+            accepted += cluster.client(c).core().counters().requestsCompleted();
+        }
+        return new RunResult(scenario.name(), seed, violations, cluster.now(), System.nanoTime() - wallStart, submitted,
+            accepted, cluster.countersLines());
+    }
+}

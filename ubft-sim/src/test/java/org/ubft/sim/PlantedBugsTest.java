@@ -1,0 +1,190 @@
+package org.ubft.sim;
+
+import org.junit.jupiter.api.Test;
+import org.ubft.consensus.app.StateMachine;
+import org.ubft.sim.check.AgreementChecker;
+import org.ubft.sim.check.BoundedMemoryChecker;
+import org.ubft.sim.check.LivenessChecker;
+import org.ubft.sim.check.NoDuplicateChecker;
+import org.ubft.sim.check.ValidityChecker;
+import org.ubft.sim.scenario.RunResult;
+import org.ubft.sim.scenario.Scenario;
+import org.ubft.sim.scenario.Scenarios;
+import org.ubft.sim.scenario.SeedSweep;
+import org.ubft.sim.scenario.Simulator;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Each checker catches a planted bug, with a seed that replays it: the replicas below claim to be correct
+ * ({@link ReplicaBehaviour#correct()}), so the checkers hold them to the guarantees, but their application wrapper
+ * breaks one. The same seed gives the same violations again.
+ */
+class PlantedBugsTest {
+    private static final long SEED = 5;
+
+    /** A "correct" replica whose application wrapper is {@code bug}. */
+    private static ReplicaBehaviour buggy(UnaryOperator<StateMachine> bug) {
+        return new ReplicaBehaviour() {
+            @Override
+            public StateMachine wrapApp(StateMachine app) {
+                return bug.apply(app);
+            }
+        };
+    }
+
+    /** Calls {@code onNth} for the {@code nth} execution (from 1), the app otherwise. */
+    private abstract static class AtExecution implements StateMachine {
+        final StateMachine app;
+        private final int nth;
+        private int count;
+
+        AtExecution(StateMachine app, int nth) {
+            this.app = app;
+            this.nth = nth;
+        }
+
+        abstract byte[] onNth(byte[] request);
+
+        @Override
+        public byte[] execute(byte[] request) {
+            return ++count == nth ? onNth(request) : app.execute(request);
+        }
+
+        @Override
+        public byte[] snapshot() {
+            return app.snapshot();
+        }
+
+        @Override
+        public void restore(byte[] snapshot) {
+            app.restore(snapshot);
+        }
+
+        @Override
+        public int maxSnapshotBytes() {
+            return app.maxSnapshotBytes();
+        }
+    }
+
+    /** Runs {@code scenario}, checks that exactly {@code expected} checkers fired, and that the seed replays them. */
+    private static RunResult caught(Scenario scenario, Set<String> expected) {
+        RunResult r = Simulator.run(scenario, SEED);
+        assertEquals(expected, r.violations().counts().keySet(), () -> r.violations().kept().toString());
+        RunResult again = Simulator.run(scenario, SEED);
+        assertEquals(r.violations().kept(), again.violations().kept(), "the seed replays the same violations");
+        StringWriter report = new StringWriter();
+        SeedSweep sweep = new SeedSweep(new PrintWriter(report, true));
+        sweep.sweep(scenario, SEED, 1);
+        sweep.summary();
+        assertTrue(report.toString().contains("replay: bin/ubft sim --scenario " + scenario.name() + " --seed " + SEED
+            + " --trace "), report.toString());
+        assertTrue(report.toString().endsWith("seeds=1 violations=" + r.violations().total() + System.lineSeparator()),
+            report.toString());
+        return r;
+    }
+
+    @Test
+    void aReplicaThatExecutesARequestTwiceBreaksNoDuplicate() {
+        ReplicaBehaviour twice = buggy(app -> new AtExecution(app, 5) {
+            @Override
+            byte[] onNth(byte[] request) {
+                byte[] reply = app.execute(request);
+                app.execute(request);
+                return reply;
+            }
+        });
+        // every replica does it, so that they still agree: only the duplicate is wrong
+        Scenario s = Scenarios.ALL_CORRECT.withBehaviours(twice, twice, twice).named("planted-duplicate");
+        RunResult r = caught(s, Set.of(NoDuplicateChecker.NAME));
+        assertTrue(r.violations().kept().get(0).message().contains("at position 5 and before at position 4"),
+            r.violations().kept().toString());
+    }
+
+    @Test
+    void aReplicaThatExecutesAnotherRequestAtAPositionBreaksAgreement() {
+        ReplicaBehaviour other = buggy(app -> new AtExecution(app, 7) {
+            @Override
+            byte[] onNth(byte[] request) {
+                byte[] changed = request.clone();
+                changed[changed.length - 1] ^= 1; // a different request than the one decided
+                if (changed.length == Payloads.HEADER_BYTES) {
+                    changed = Payloads.request(0, 1_000_000, new byte[0]);
+                }
+                return app.execute(changed);
+            }
+        });
+        Scenario s = Scenarios.ALL_CORRECT.withBehaviours(null, null, other).named("planted-disagreement");
+        RunResult r = caught(s, Set.of(AgreementChecker.NAME, ValidityChecker.NAME));
+        assertTrue(r.violations().kept().stream().anyMatch(v -> v.checker().equals(AgreementChecker.NAME)
+            && v.message().contains("replica-2 executed") && v.message().contains("at position 6")),
+            r.violations().kept().toString());
+    }
+
+    @Test
+    void replicasThatExecuteAFabricatedRequestBreakValidity() {
+        ReplicaBehaviour fabricate = buggy(app -> new AtExecution(app, 3) {
+            @Override
+            byte[] onNth(byte[] request) {
+                app.execute(Payloads.request(1, 424_242, new byte[] {1, 2, 3}));
+                return app.execute(request);
+            }
+        });
+        Scenario s = Scenarios.ALL_CORRECT.withBehaviours(fabricate, fabricate, fabricate).named("planted-fabrication");
+        RunResult r = caught(s, Set.of(ValidityChecker.NAME));
+        assertTrue(r.violations().kept().get(0).message().contains("c1#424242"), r.violations().kept().toString());
+    }
+
+    @Test
+    void moreCrashesThanTheClusterToleratesBreakLiveness() {
+        Scenario s = Scenarios.TOO_MANY_CRASHES;
+        RunResult r = caught(s, Set.of(LivenessChecker.NAME));
+        String message = r.violations().kept().get(0).message();
+        assertTrue(message.startsWith("request c"), message);
+        assertTrue(message.contains("replica-0 counters: fast_path=") && message.contains("replica-1 down")
+            && message.contains("replica-2 down"), message);
+    }
+
+    @Test
+    void aStructureOverItsBoundBreaksBoundedMemory() {
+        Supplier<ReplicaBehaviour> hoarders = () -> new ReplicaBehaviour() {
+            private final List<byte[]> kept = new ArrayList<>();
+
+            @Override
+            public StateMachine wrapApp(StateMachine app) {
+                return new AtExecution(app, 0) {
+                    @Override
+                    byte[] onNth(byte[] request) {
+                        return app.execute(request);
+                    }
+
+                    @Override
+                    public byte[] execute(byte[] request) {
+                        kept.add(request); // grows with every request served
+                        return app.execute(request);
+                    }
+                };
+            }
+
+            @Override
+            public List<Probe> probes(int slot) {
+                return List.of(new Probe("replica-" + slot + ".hoard", kept::size, 64));
+            }
+        };
+        Scenario s = Scenarios.ALL_CORRECT.withBehaviours(() -> new ReplicaBehaviour[] {null, hoarders.get()})
+            .named("planted-unbounded");
+        RunResult r = caught(s, Set.of(BoundedMemoryChecker.NAME));
+        String message = r.violations().kept().get(0).message();
+        assertTrue(message.startsWith("replica-1.hoard = ") && message.endsWith(", over its bound 64"),
+            r.violations().kept().toString());
+    }
+}

@@ -1,0 +1,38 @@
+package org.ubft.sim;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.ubft.sim.scenario.RunResult;
+import org.ubft.sim.scenario.Scenario;
+import org.ubft.sim.scenario.Scenarios;
+import org.ubft.sim.scenario.Simulator;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The default run's fixed budget: every scenario of {@code ubft sim --scenario all} with {@value #SEEDS} seeds, no
+ * violation, and the workload really ran (requests accepted after GST). {@code -Psim-long} runs thousands more
+ * ({@link LongSimTest}).
+ */
+class ScenarioBudgetTest {
+    static final int SEEDS = 2;
+
+    static List<String> scenarios() {
+        return Scenarios.ALL.stream().map(Scenario::name).toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("scenarios")
+    void everyScenarioPassesItsSeeds(String name) {
+        Scenario scenario = Scenarios.byName(name);
+        for (long seed = 1; seed <= SEEDS; seed++) {
+            RunResult r = Simulator.run(scenario, seed);
+            String where = r.replayCommand(name + "-" + seed + ".trace");
+            assertTrue(r.ok(), () -> where + ": " + r.violations().kept() + "\n" + r.countersLines());
+            assertTrue(r.accepted() > 50 && r.accepted() == r.submitted(),
+                where + ": submitted " + r.submitted() + ", accepted " + r.accepted());
+        }
+    }
+}
