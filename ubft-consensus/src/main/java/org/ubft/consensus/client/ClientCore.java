@@ -1,5 +1,6 @@
 package org.ubft.consensus.client;
 
+import org.ubft.consensus.timing.AdaptiveTimeout;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
@@ -138,8 +139,7 @@ public final class ClientCore {
     private final long[] sentAt;
     private final boolean[] resent;
     /** Smoothed round trip and its variation (RFC 6298), from requests answered without a retransmission; -1: none. */
-    private long srtt = -1;
-    private long rttvar;
+    private final AdaptiveTimeout rto;
     private final boolean[][] replied;
     private final UnsafeBuffer[][] replies;
     private final int[][] replyLength;
@@ -183,6 +183,7 @@ public final class ClientCore {
         this.signer = signer;
         this.completion = completion;
         this.servers = config.servers();
+        this.rto = new AdaptiveTimeout(config.initialTimeoutNanos(), config.maxTimeoutNanos());
         this.slots = config.maxInFlight();
         this.number = new long[slots];
         this.request = new UnsafeBuffer[slots];
@@ -480,23 +481,11 @@ public final class ClientCore {
      * machine would retransmit, and sign, most requests, and the extra work would slow every reply further.
      */
     public long retransmissionTimeoutNanos() {
-        if (srtt < 0) {
-            return config.initialTimeoutNanos();
-        }
-        return Math.max(config.initialTimeoutNanos(), Math.min(config.maxTimeoutNanos(), srtt + 4 * rttvar));
+        return rto.nanos();
     }
 
     private void sampleRoundTrip(long rtt) {
-        if (rtt < 0) {
-            return;
-        }
-        if (srtt < 0) {
-            srtt = rtt;
-            rttvar = rtt / 2;
-        } else {
-            rttvar = (3 * rttvar + Math.abs(srtt - rtt)) / 4;
-            srtt = (7 * srtt + rtt) / 8;
-        }
+        rto.sample(rtt);
     }
 
     /** Current retransmission timeout of an outstanding request, or -1. */

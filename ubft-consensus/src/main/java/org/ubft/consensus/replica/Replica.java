@@ -9,6 +9,7 @@ import org.ubft.consensus.replica.ReplicaCounters.Drop;
 import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
+import org.ubft.consensus.timing.AdaptiveTimeout;
 import org.ubft.consensus.wire.RequestNumbers;
 import org.ubft.consensus.wire.Writer;
 
@@ -111,6 +112,14 @@ public final class Replica {
     private final long[] prepareK;
     private final long[] decideTime;
     private final StageLatencies stages = new StageLatencies();
+    /** Most the slow-path timeout adapts to, as a multiple of {@link ReplicaConfig#slowPathTimeoutNanos()}. */
+    public static final int SLOW_PATH_TIMEOUT_MAX_FACTOR = 8;
+    /**
+     * When an undecided slot starts its slow path: follows the fast path's measured decision times (SRTT + 4 RTTVAR),
+     * between the configured timeout and {@link #SLOW_PATH_TIMEOUT_MAX_FACTOR} times it, so that a loaded machine
+     * does not sign every slot its fast path would have decided a little later.
+     */
+    private final AdaptiveTimeout slowPathTimeout;
     private final long[] wcView;
     private final long[] wcMask;
     private final long[] wmView;
@@ -221,6 +230,8 @@ public final class Replica {
         endorsed = new boolean[table];
         prepTime = new long[table];
         proposeTime = new long[table];
+        slowPathTimeout = new AdaptiveTimeout(config.slowPathTimeoutNanos(),
+            SLOW_PATH_TIMEOUT_MAX_FACTOR * config.slowPathTimeoutNanos());
         prepareK = new long[table];
         decideTime = new long[table];
         wcView = new long[table];
@@ -494,6 +505,11 @@ public final class Replica {
             proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
         }
         executeReady();
+    }
+
+    /** How long an undecided slot now waits before its slow path (adapted to the fast path's decision times). */
+    public long slowPathTimeoutNanos() {
+        return slowPathTimeout.nanos();
     }
 
     /** Where this replica's time goes, stage by stage. */
@@ -964,6 +980,11 @@ public final class Replica {
         decideTime[i] = clock.nanoTime();
         if (endorsed[i] && prepTime[i] != 0) {
             stages.record(StageLatencies.Stage.DECIDE, decideTime[i] - prepTime[i]);
+            if (fast) {
+                // also when its slow path had started: the fast path's duration is measured all the same (no
+                // ambiguity to avoid, unlike a retransmission's reply), and a too-short timeout learns from it
+                slowPathTimeout.sample(decideTime[i] - prepTime[i]);
+            }
         }
         decidedLength[i] = length;
         decidedBatch.putBytes(i * maxBatchBytes, batch, offset, length);
@@ -1653,7 +1674,7 @@ public final class Replica {
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window && s < nextExec + 4L * config.pipeline(); s++) {
             int i = slot(s);
             if (slotNo[i] == s && prepView[i] == view && endorsed[i] && !decided[i] && sentCertify[i] != view
-                && now - prepTime[i] >= config.slowPathTimeoutNanos()) {
+                && now - prepTime[i] >= slowPathTimeout.nanos()) {
                 certify(s);
                 maybeCommit(s);
                 work++;

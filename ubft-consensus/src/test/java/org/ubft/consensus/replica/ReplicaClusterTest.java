@@ -112,6 +112,32 @@ class ReplicaClusterTest {
     }
 
     /**
+     * The slow-path timeout follows the fast path's decision times: with hops of 60-120 µs a fast decision takes a few
+     * hundred µs, more than the configured 100 µs, and a fixed timeout started the slow path of nearly every slot
+     * too (each replica signing a CERTIFY for it, though the fast path still won the race); the adapted one (at most
+     * 8 x 100 µs) leaves nearly all of them to the fast path alone.
+     */
+    @Test
+    void theSlowPathTimeoutAdaptsToTheFastPathsDecisionTimes() {
+        ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, 1).withWindow(64)
+            .withTimeouts(100_000, 50_000_000, 50_000_000), 7);
+        c.latencyNanos = 60_000;
+        c.jitterNanos = 60_000;
+        c.clientList[0].target = 300;
+        TestCrypto.SIGNATURES.set(0);
+        assertTrue(c.runUntilDone(300, 20_000_000_000L), "all requests answered");
+        c.run(5_000_000);
+        assertAllCorrectAgree(c);
+        for (Replica r : c.replicas) {
+            assertTrue(r.slowPathTimeoutNanos() > 100_000, "adapted: " + r.slowPathTimeoutNanos());
+            assertTrue(r.slowPathTimeoutNanos() <= 800_000, "bounded: " + r.slowPathTimeoutNanos());
+        }
+        long slots = c.replicas[0].counters().decidedSlots();
+        assertTrue(TestCrypto.SIGNATURES.get() < slots * 3 / 5, TestCrypto.SIGNATURES.get() + " signatures by 3 replicas"
+            + " for " + slots + " slots: the slow path started for most of them");
+    }
+
+    /**
      * The new leader re-proposes only up to the last slot the view-change certificates report committed and serves
      * clients right after it: the paper's Algorithm 3 fills the rest of the window with ⊥, up to W - 1 empty consensus
      * instances before any client is served again (here about 200 of W = 256, which under load outlasted the request

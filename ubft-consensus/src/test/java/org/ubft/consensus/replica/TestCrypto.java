@@ -8,6 +8,8 @@ import org.ubft.common.crypto.SigningKey;
 final class TestCrypto implements ConsensusCrypto {
     /** Replica signature verifications by all TestCrypto instances of this JVM's current test (reset by tests). */
     static final java.util.concurrent.atomic.AtomicLong REPLICA_VERIFICATIONS = new java.util.concurrent.atomic.AtomicLong();
+    /** Signatures made by all TestCrypto instances (reset by tests). */
+    static final java.util.concurrent.atomic.AtomicLong SIGNATURES = new java.util.concurrent.atomic.AtomicLong();
     private final SigningKey key;
     private final PublicKeys keys;
 
@@ -49,6 +51,7 @@ final class TestCrypto implements ConsensusCrypto {
 
     @Override
     public void sign(byte[] message, int offset, int length, byte[] signature, int at) {
+        SIGNATURES.incrementAndGet();
         key.sign(message, offset, length, signature, at);
     }
 
