@@ -358,9 +358,14 @@ public final class Replica {
             farAheadNumber[client] = Math.max(farAheadNumber[client], number);
             return;
         }
-        if (ClientWire.signed(buffer, offset) && !verifyClient(client, buffer, offset)) {
-            counters.drop(Drop.BAD_SIGNATURE);
-            return;
+        if (ClientWire.signed(buffer, offset)) {
+            if (pending.holds(client, number) && pending.signed(client, number)) {
+                return; // a retransmission of a request held signed already: nothing to add, nothing to verify
+            }
+            if (!verifyClient(client, buffer, offset)) {
+                counters.drop(Drop.BAD_SIGNATURE);
+                return;
+            }
         }
         boolean fresh = pending.put(client, number, buffer, offset, length, clock.nanoTime());
         int leader = checks.leader(view);

@@ -8,6 +8,8 @@ import org.ubft.common.crypto.SigningKey;
 final class TestCrypto implements ConsensusCrypto {
     /** Replica signature verifications by all TestCrypto instances of this JVM's current test (reset by tests). */
     static final java.util.concurrent.atomic.AtomicLong REPLICA_VERIFICATIONS = new java.util.concurrent.atomic.AtomicLong();
+    /** Client signature verifications by all TestCrypto instances (reset by tests). */
+    static final java.util.concurrent.atomic.AtomicLong CLIENT_VERIFICATIONS = new java.util.concurrent.atomic.AtomicLong();
     /** Signatures made by all TestCrypto instances (reset by tests). */
     static final java.util.concurrent.atomic.AtomicLong SIGNATURES = new java.util.concurrent.atomic.AtomicLong();
     private final SigningKey key;
@@ -63,6 +65,7 @@ final class TestCrypto implements ConsensusCrypto {
 
     @Override
     public boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at) {
+        CLIENT_VERIFICATIONS.incrementAndGet();
         return keys.verify(NodeId.client(client), message, offset, length, signature, at, 64);
     }
 }
