@@ -20,7 +20,8 @@ import java.util.function.Supplier;
  */
 public final class TcpOptions {
     public static final int DEFAULT_MAX_OUTSTANDING = 4096;
-    public static final long DEFAULT_OPERATION_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** The same as the cluster file's {@code fabric.op.timeout.ms} default. */
+    public static final long DEFAULT_OPERATION_TIMEOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(1000);
     public static final long DEFAULT_CONNECT_BACKOFF_INITIAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     public static final long DEFAULT_CONNECT_BACKOFF_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);

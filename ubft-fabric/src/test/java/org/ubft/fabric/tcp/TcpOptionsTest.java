@@ -17,7 +17,7 @@ class TcpOptionsTest {
     void defaultsAreThoseDocumented() {
         TcpOptions o = TcpOptions.builder(NodeId.replica(0)).build();
         assertEquals(4096, o.maxOutstanding());
-        assertEquals(TimeUnit.MILLISECONDS.toNanos(50), o.operationTimeoutNanos());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(1000), o.operationTimeoutNanos()); // as fabric.op.timeout.ms
         assertEquals(TimeUnit.MILLISECONDS.toNanos(1), o.connectBackoffInitialNanos());
         assertEquals(TimeUnit.MILLISECONDS.toNanos(200), o.connectBackoffMaxNanos());
         assertEquals(Fabric.MAX_OPERATION_BYTES, o.maxOperationBytes());
