@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
 
 /**
  * A whole cluster on one {@link SimNetwork}, in one thread, on virtual time: 2f + 1 real {@link ReplicaNode}s (each
- * running a {@link RecordingApp}, possibly wrapped by its slot's {@link ReplicaBehaviour}), 2f_m + 1 memory nodes
+ * running a {@link RecordingApp}, over a {@link org.ubft.apps.kv.KvStore} for the key-value workload
+ * ({@link SimOptions#kv()}), possibly wrapped by its slot's {@link ReplicaBehaviour}), 2f_m + 1 memory nodes
  * (their register regions; memory nodes are passive) and closed-loop {@link SimClient}s.
  *
  * <p><b>Driving.</b> {@link #runUntil} runs the network's events one at a time and, after each event, one
@@ -82,7 +83,7 @@ public final class SimCluster {
         for (int c = 0; c < clients.length; c++) {
             clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
                 new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
-                options.thinkNanos());
+                options.thinkNanos(), options.kvKeys());
         }
         scheduleTick();
     }
@@ -92,7 +93,8 @@ public final class SimCluster {
     }
 
     private void startReplica(int i) {
-        RecordingApp app = new RecordingApp(i, events, net::nanoTime);
+        RecordingApp app = new RecordingApp(i, events, net::nanoTime,
+            options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
         StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
