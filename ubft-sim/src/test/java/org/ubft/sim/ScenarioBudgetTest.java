@@ -13,7 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The default run's fixed budget: every scenario of {@code ubft sim --scenario all} with {@value #SEEDS} seeds, no
- * violation, no undecided check (the kv-* scenarios' linearizability), and the workload really ran (requests accepted after GST). {@code -Psim-long} runs thousands more
+ * violation, no undecided check (the kv-* scenarios' linearizability), and the workload really ran (requests
+ * accepted after GST). {@code -Psim-long} runs thousands more
  * ({@link LongSimTest}).
  */
 class ScenarioBudgetTest {
