@@ -7,7 +7,9 @@ import java.nio.ByteOrder;
  * The requests and replies of the simulator's workload. A request payload names its origin, so that an executed
  * payload can be traced back to its submission: {@code 'S', i32 client, i64 seq, u8 fill, fill bytes} (the
  * per-client sequence of the workload, not the client library's request number). A reply names the position at which
- * the request was executed and the request: {@code i64 position, i32 client, i64 seq}.
+ * the request was executed and the request: {@code i64 position, i32 client, i64 seq}, followed by the wrapped
+ * application's reply, if the replicas run one (the key-value workload: {@link #body} is the application's request,
+ * {@link #replyBody} its reply).
  */
 public final class Payloads {
     public static final byte MAGIC = 'S';
@@ -39,19 +41,47 @@ public final class Payloads {
     }
 
     public static byte[] reply(long position, RequestId id) {
-        ByteBuffer b = ByteBuffer.allocate(REPLY_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(position).putInt(id == null ? -1 : id.client()).putLong(id == null ? -1 : id.seq());
+        return reply(position, id, new byte[0]);
+    }
+
+    /** A reply naming {@code position} and {@code id}, then the application's reply {@code body}. */
+    public static byte[] reply(long position, RequestId id, byte[] body) {
+        ByteBuffer b = ByteBuffer.allocate(REPLY_BYTES + body.length).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(position).putInt(id == null ? -1 : id.client()).putLong(id == null ? -1 : id.seq()).put(body);
         return b.array();
+    }
+
+    /**
+     * The application request a workload request carries (its fill bytes), or {@code payload} itself if it is not a
+     * workload request.
+     */
+    public static byte[] body(byte[] payload) {
+        if (!isRequest(payload)) {
+            return payload;
+        }
+        byte[] body = new byte[payload.length - HEADER_BYTES];
+        System.arraycopy(payload, HEADER_BYTES, body, 0, body.length);
+        return body;
+    }
+
+    /** The application reply a reply carries after its header (empty if none), or {@code null} if it is not a reply. */
+    public static byte[] replyBody(byte[] reply) {
+        if (reply.length < REPLY_BYTES) {
+            return null;
+        }
+        byte[] body = new byte[reply.length - REPLY_BYTES];
+        System.arraycopy(reply, REPLY_BYTES, body, 0, body.length);
+        return body;
     }
 
     /** The position a reply names, or -1 if it is not a reply. */
     public static long replyPosition(byte[] reply) {
-        return reply.length == REPLY_BYTES ? ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).getLong(0) : -1;
+        return reply.length >= REPLY_BYTES ? ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN).getLong(0) : -1;
     }
 
     /** The request a reply names, or {@code null} if it is not a reply. */
     public static RequestId replyId(byte[] reply) {
-        if (reply.length != REPLY_BYTES) {
+        if (reply.length < REPLY_BYTES) {
             return null;
         }
         ByteBuffer b = ByteBuffer.wrap(reply).order(ByteOrder.LITTLE_ENDIAN);

@@ -2,6 +2,9 @@ package org.ubft.sim;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.NanoClock;
+import org.ubft.apps.kv.KvReplyCodec;
+import org.ubft.apps.kv.KvRequestCodec;
+import org.ubft.apps.kv.KvStatus;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.crypto.SigningKey;
@@ -10,6 +13,7 @@ import org.ubft.consensus.client.ClientLinks;
 import org.ubft.ctbcast.link.LinkConfig;
 import org.ubft.fabric.CompletionRouter;
 import org.ubft.fabric.sim.SimNetwork;
+import org.ubft.sim.linearizability.KvOp;
 
 import java.util.SplittableRandom;
 
@@ -18,6 +22,10 @@ import java.util.SplittableRandom;
  * simulated fabric, keeping {@code inFlight} workload requests outstanding while submissions are open
  * ({@link #stopSubmitting}). Its session is fixed (1), so request numbers do not depend on the wall clock; it signs
  * retransmissions with its simulated key, as {@link org.ubft.consensus.client.UbftClient} does.
+ *
+ * <p>The workload: random fill bytes, or with {@code kvKeys > 0} random key-value operations on keys 1..kvKeys
+ * ({@link #nextKvOp}: 35% GET, 25% PUT, 25% INCR, 15% CAS, whose expected value is mostly the last value this client
+ * saw for the key, so that some succeed), carried as the request's body ({@link Payloads#body}).
  */
 public final class SimClient {
     private final int index;
@@ -34,12 +42,19 @@ public final class SimClient {
     /** Per slot of the loop: when it may submit again (after a think time); {@code Long.MAX_VALUE} while in use. */
     private final long[] readyAt;
     private final long thinkNanos;
+    /** Keys of the key-value workload (0: the payload workload); per slot the key of its request; last values seen. */
+    private final int kvKeys;
+    private final long[] outstandingKey;
+    private final long[] lastSeen;
     private long nextSeq = 1;
     private long submitUntil = Long.MAX_VALUE;
 
     SimClient(SimNetwork net, ClusterConfig cluster, int index, int inFlight, SigningKey key, SimEvents events,
-              SplittableRandom random, long initialTimeoutNanos, long maxTimeoutNanos, long thinkNanos) {
+              SplittableRandom random, long initialTimeoutNanos, long maxTimeoutNanos, long thinkNanos, int kvKeys) {
         this.index = index;
+        this.kvKeys = kvKeys;
+        this.outstandingKey = new long[inFlight];
+        this.lastSeen = new long[kvKeys + 1];
         this.inFlight = inFlight;
         this.clock = net.clock();
         this.events = events;
@@ -51,6 +66,9 @@ public final class SimClient {
         LinkConfig config = ClientLinks.defaultConfig(cluster);
         int maxPayload = ClientLinks.maxRequestPayload(config.maxPayloadBytes());
         this.maxFill = Math.max(0, Math.min(32, maxPayload - Payloads.HEADER_BYTES));
+        if (kvKeys > 0 && maxFill < KvRequestCodec.CAS_BYTES) {
+            throw new IllegalArgumentException("requests of " + maxPayload + " bytes cannot carry a key-value CAS");
+        }
         CompletionRouter router = new CompletionRouter(net.open(NodeId.client(index)), 8);
         ClientCore[] ref = new ClientCore[1];
         this.links = ClientLinks.forClient(router, clock, index, cluster.n(), config,
@@ -89,8 +107,16 @@ public final class SimClient {
 
     private void submit() {
         long seq = nextSeq++;
-        byte[] fill = new byte[random.nextInt(maxFill + 1)];
-        random.nextBytes(fill);
+        long key = 0;
+        byte[] fill;
+        if (kvKeys > 0) {
+            KvOp op = nextKvOp();
+            key = op.key();
+            fill = op.encode();
+        } else {
+            fill = new byte[random.nextInt(maxFill + 1)];
+            random.nextBytes(fill);
+        }
         byte[] payload = Payloads.request(index, seq, fill);
         long number = core.submit(payload);
         if (number < 0) {
@@ -100,6 +126,7 @@ public final class SimClient {
             if (outstandingSeq[s] == 0) {
                 outstandingSeq[s] = seq;
                 outstandingNumber[s] = number;
+                outstandingKey[s] = key;
                 break;
             }
         }
@@ -112,12 +139,41 @@ public final class SimClient {
         for (int s = 0; s < inFlight; s++) {
             if (outstandingNumber[s] == number && outstandingSeq[s] != 0) {
                 long seq = outstandingSeq[s];
+                if (kvKeys > 0) {
+                    observe(outstandingKey[s], Payloads.replyBody(bytes));
+                }
                 outstandingSeq[s] = 0;
                 outstandingNumber[s] = 0;
                 release(clock.nanoTime());
                 events.accepted(clock.nanoTime(), index, seq, number, bytes);
                 return;
             }
+        }
+    }
+
+    /** The next random key-value operation (from this client's seeded random source). */
+    private KvOp nextKvOp() {
+        long key = 1 + random.nextInt(kvKeys);
+        int kind = random.nextInt(100);
+        if (kind < 35) {
+            return KvOp.get(key);
+        } else if (kind < 60) {
+            return KvOp.put(key, random.nextInt(10));
+        } else if (kind < 85) {
+            return KvOp.incr(key, 1 + random.nextInt(3));
+        }
+        long expected = random.nextInt(4) == 0 ? random.nextInt(10) : lastSeen[(int) key];
+        return KvOp.cas(key, expected, random.nextInt(10));
+    }
+
+    /** Remembers the value a reply reported for {@code key} (for the next CAS's expected value). */
+    private void observe(long key, byte[] body) {
+        if (key < 1 || key > kvKeys || body == null || body.length != KvReplyCodec.REPLY_BYTES) {
+            return;
+        }
+        KvStatus status = KvStatus.ofCode(body[0]);
+        if (status == KvStatus.OK || status == KvStatus.CAS_FAILED) {
+            lastSeen[(int) key] = KvReplyCodec.decode(body).value();
         }
     }
 

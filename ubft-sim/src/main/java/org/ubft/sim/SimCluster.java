@@ -17,7 +17,8 @@ import java.util.SplittableRandom;
 
 /**
  * A whole cluster on one {@link SimNetwork}, in one thread, on virtual time: 2f + 1 real {@link ReplicaNode}s (each
- * running a {@link RecordingApp}, possibly wrapped by its slot's {@link ReplicaBehaviour}), 2f_m + 1 memory nodes
+ * running a {@link RecordingApp}, over a {@link org.ubft.apps.kv.KvStore} for the key-value workload
+ * ({@link SimOptions#kv()}), possibly wrapped by its slot's {@link ReplicaBehaviour}), 2f_m + 1 memory nodes
  * (their register regions; memory nodes are passive) and closed-loop {@link SimClient}s.
  *
  * <p><b>Driving.</b> {@link #runUntil} runs the network's events one at a time and, after each event, one
@@ -82,7 +83,7 @@ public final class SimCluster {
         for (int c = 0; c < clients.length; c++) {
             clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
                 new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
-                options.thinkNanos());
+                options.thinkNanos(), options.kvKeys());
         }
         scheduleTick();
     }
@@ -92,7 +93,8 @@ public final class SimCluster {
     }
 
     private void startReplica(int i) {
-        RecordingApp app = new RecordingApp(i, events, net::nanoTime);
+        RecordingApp app = new RecordingApp(i, events, net::nanoTime,
+            options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
         StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
@@ -259,7 +261,8 @@ public final class SimCluster {
     /**
      * The bounded structures the simulator can observe, with their configured bounds: per replica slot each CTBcast
      * TBcast stream's buffer (2t), the fabric's outstanding operations, the client table's entries (clients x
-     * depth); per client its outstanding requests; the network's pending events (three per outstanding operation of
+     * depth) and its consensus structures ({@link #consensusProbes}); per client its outstanding requests; the
+     * network's pending events (three per outstanding operation of
      * every node, plus timers); and the probes of the slots' behaviours ({@link ReplicaBehaviour#probes}).
      */
     public List<Probe> probes() {
@@ -279,6 +282,7 @@ public final class SimCluster {
             probes.add(new Probe(name + ".client_table.entries", () -> nodes[r] == null ? 0
                 : (long) nodes[r].replica().clientTable().clients() * nodes[r].replica().clientTable().depth(),
                 (long) cluster.clientCount() * org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT));
+            probes.addAll(consensusProbes(i));
         }
         for (SimClient c : clients) {
             probes.add(new Probe(NodeId.toString(NodeId.client(c.index())) + ".in_flight", () -> c.core().inFlight(),
@@ -290,6 +294,27 @@ public final class SimCluster {
         int endpoints = n + cluster.memnodeCount() + clients.length;
         probes.add(new Probe("network.pending_events", net::pendingEvents,
             3L * endpoints * nodes[0].ctbcast().fabric().maxOutstanding() + 64));
+        return probes;
+    }
+
+    /**
+     * Replica slot {@code r}'s consensus structures: the pending-request table's held, unexecuted requests
+     * (clients x depth), the consensus TBcast's buffer (2t) and, per member, the replica links' queue that the
+     * direct stream and the TBcasts send through (t slots + staging; the loopback's capacity to itself).
+     */
+    private List<Probe> consensusProbes(int r) {
+        String name = NodeId.toString(NodeId.replica(r));
+        ReplicaNode first = nodes[r];
+        List<Probe> probes = new ArrayList<>();
+        probes.add(new Probe(name + ".pending_requests",
+            () -> nodes[r] == null ? 0 : nodes[r].replica().pendingRequests(), first.replica().pendingRequestsCapacity()));
+        probes.add(new Probe(name + ".consensus_tbcast.buffered",
+            () -> nodes[r] == null ? 0 : nodes[r].consensusTbcastBuffered(), first.consensusTbcastCapacity()));
+        for (int p = 0; p < nodes.length; p++) {
+            final int to = p;
+            probes.add(new Probe(name + ".links.to" + p + ".queued",
+                () -> nodes[r] == null ? 0 : nodes[r].linkQueued(to), first.linkQueueCapacity(to)));
+        }
         return probes;
     }
 

@@ -7,11 +7,15 @@ import org.ubft.consensus.replica.ReplicaConfig;
  * The shape and timing of a simulated cluster: f (n = 2f + 1 replicas), f_m (2f_m + 1 memory nodes), clients and
  * the requests each keeps in flight, the consensus window W and CTBcast tail t, the consensus timeouts (short, so
  * that view changes happen within milliseconds of virtual time), the client's retransmission timeouts, and the
- * driver's tick: every node's {@code doWork()} runs after every network event and at least every tick.
+ * driver's tick: every node's {@code doWork()} runs after every network event and at least every tick; and the
+ * workload: {@code kvKeys} 0 for the payload workload ({@link Payloads}), or the number of keys of the key-value
+ * workload (the replicas run a {@link org.ubft.apps.kv.KvStore} under the {@link RecordingApp} and the clients issue
+ * random GET/PUT/INCR/CAS on keys 1..kvKeys: {@link SimClient}).
  */
 public record SimOptions(int f, int fm, int clients, int inFlight, int window, int tail, int slowPathMicros,
                          int requestTimeoutMillis, int viewChangeTimeoutMillis, long clientTimeoutNanos,
-                         long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path) {
+                         long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path,
+                         int kvKeys) {
 
     /**
      * f = f_m = 1, 2 clients with 4 requests in flight each and 1 ms think time, W = 32, t = 16, slow path after
@@ -19,27 +23,41 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
      */
     public static SimOptions defaults() {
         return new SimOptions(1, 1, 2, 4, 32, 16, 500, 10, 20, 1_000_000, 20_000_000, 10_000, 1_000_000,
-            ReplicaConfig.Path.FAST);
+            ReplicaConfig.Path.FAST, 0);
     }
 
     public SimOptions withClients(int count, int perClientInFlight) {
         return new SimOptions(f, fm, count, perClientInFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys);
     }
 
     public SimOptions withWindowAndTail(int w, int t) {
         return new SimOptions(f, fm, clients, inFlight, w, t, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys);
     }
 
     public SimOptions withPath(ReplicaConfig.Path first) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys);
     }
 
     public SimOptions withThinkNanos(long mean) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys);
+    }
+
+    /** The key-value workload on {@code keys} keys (1 to 64; a small key space makes operations conflict). */
+    public SimOptions withKv(int keys) {
+        if (keys < 1 || keys > 64) {
+            throw new IllegalArgumentException("the key-value workload needs 1 to 64 keys, got " + keys);
+        }
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys);
+    }
+
+    /** Whether the workload is the key-value one ({@link #withKv}). */
+    public boolean kv() {
+        return kvKeys > 0;
     }
 
     public int n() {

@@ -38,4 +38,11 @@ class DeterminismTest {
     void lossyNetworksAreDeterministicToo() {
         assertEquals(trace(Scenarios.LOSSY_BEFORE_GST, 7), trace(Scenarios.LOSSY_BEFORE_GST, 7));
     }
+
+    @Test
+    void theKeyValueWorkloadIsDeterministicAcrossAStateTransfer() {
+        String first = trace(Scenarios.KV_FOLLOWER_CRASH_RESTART, 9);
+        assertTrue(first.contains(" restore "), "the restarted follower restored a key-value snapshot");
+        assertEquals(first, trace(Scenarios.KV_FOLLOWER_CRASH_RESTART, 9));
+    }
 }

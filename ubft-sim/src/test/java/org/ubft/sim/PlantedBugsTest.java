@@ -1,12 +1,16 @@
 package org.ubft.sim;
 
 import org.junit.jupiter.api.Test;
+import org.ubft.apps.kv.KvReplyCodec;
+import org.ubft.apps.kv.KvStatus;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.sim.check.AgreementChecker;
 import org.ubft.sim.check.BoundedMemoryChecker;
+import org.ubft.sim.check.KvLinearizabilityChecker;
 import org.ubft.sim.check.LivenessChecker;
 import org.ubft.sim.check.NoDuplicateChecker;
 import org.ubft.sim.check.ValidityChecker;
+import org.ubft.sim.linearizability.KvOp;
 import org.ubft.sim.scenario.RunResult;
 import org.ubft.sim.scenario.Scenario;
 import org.ubft.sim.scenario.Scenarios;
@@ -16,7 +20,9 @@ import org.ubft.sim.scenario.Simulator;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -142,6 +148,51 @@ class PlantedBugsTest {
         Scenario s = Scenarios.ALL_CORRECT.withBehaviours(fabricate, fabricate, fabricate).named("planted-fabrication");
         RunResult r = caught(s, Set.of(ValidityChecker.NAME));
         assertTrue(r.violations().kept().get(0).message().contains("c1#424242"), r.violations().kept().toString());
+    }
+
+    /**
+     * Every replica answers the 20th GET of a key whose value changed since its first write with that first value:
+     * a stale read, the same at every replica, so the client accepts it (f + 1 matching replies), the replicas agree,
+     * execute what clients sent, once each, and stay live. Only the clients' history shows it.
+     */
+    @Test
+    void replicasThatAnswerAStaleReadBreakLinearizabilityOnly() {
+        ReplicaBehaviour stale = buggy(app -> new AtExecution(app, 0) {
+            private final Map<Long, Long> firstValue = new HashMap<>(); // looked up only
+            private int changedReads;
+
+            @Override
+            byte[] onNth(byte[] request) {
+                return app.execute(request);
+            }
+
+            @Override
+            public byte[] execute(byte[] request) {
+                byte[] reply = app.execute(request);
+                KvOp op = KvOp.decode(Payloads.body(request));
+                KvReplyCodec.Reply r = KvReplyCodec.decode(Payloads.replyBody(reply));
+                if (op == null || r.status() != KvStatus.OK) {
+                    return reply;
+                }
+                if (op.kind() != KvOp.Kind.GET) {
+                    firstValue.putIfAbsent(op.key(), r.value());
+                    return reply;
+                }
+                Long first = firstValue.get(op.key());
+                if (first != null && first != r.value() && ++changedReads == 20) {
+                    return Payloads.reply(Payloads.replyPosition(reply), Payloads.replyId(reply),
+                        KvReplyCodec.encode(KvStatus.OK, first));
+                }
+                return reply;
+            }
+        });
+        Scenario s = Scenarios.KV_ALL_CORRECT.withBehaviours(stale, stale, stale).named("planted-stale-read");
+        RunResult r = caught(s, Set.of(KvLinearizabilityChecker.NAME));
+        String message = r.violations().kept().get(0).message();
+        assertTrue(message.startsWith("not linearizable: partition ") && message.contains(" GET "), message);
+        assertEquals(0, r.violations().unknownTotal());
+        // the same run without the bug is linearizable
+        assertTrue(Simulator.run(Scenarios.KV_ALL_CORRECT, SEED).ok());
     }
 
     @Test

@@ -2270,6 +2270,28 @@ public final class Replica {
         return clientTable;
     }
 
+    /**
+     * Requests held in the pending-request table ({@link PendingRequests}) and not executed yet (for the simulator's
+     * bounded-memory probe; allocation-free): at most {@link #pendingRequestsCapacity()}.
+     */
+    public int pendingRequests() {
+        int held = 0;
+        for (int c = 0; c < config.clients(); c++) {
+            long last = clientTable.lastExecuted(c);
+            for (int e = 0; e < pending.perClient(); e++) {
+                if (pending.numberAt(c, e) > last) {
+                    held++;
+                }
+            }
+        }
+        return held;
+    }
+
+    /** Entries of the pending-request table: clients x {@link ClientWire#MAX_IN_FLIGHT}, allocated at start. */
+    public int pendingRequestsCapacity() {
+        return config.clients() * pending.perClient();
+    }
+
     /** SHA-256 of the app snapshot and client table now (for tests and operators; allocates). */
     public byte[] stateDigest() {
         byte[] state = encodeState();

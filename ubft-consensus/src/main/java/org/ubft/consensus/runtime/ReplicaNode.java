@@ -242,6 +242,30 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return ctbcast;
     }
 
+    /** Messages in the consensus TBcast's buffer (read-only, for bounded-memory probes). */
+    public int consensusTbcastBuffered() {
+        return consensusTbcast.buffered();
+    }
+
+    /** The consensus TBcast buffer's capacity: 2t messages. */
+    public int consensusTbcastCapacity() {
+        return consensusTbcast.config().window();
+    }
+
+    /**
+     * Messages of the replica links (the direct stream, the TBcasts and CTBcast share them) queued for member
+     * {@code to}: WRITEs in flight and staged messages of its tail channel, or the loopback queue for this replica.
+     * The direct stream itself holds nothing (no acknowledgement, no retransmission).
+     */
+    public int linkQueued(int to) {
+        return ctbcast.links().queued(to);
+    }
+
+    /** The most {@link #linkQueued} can be: t slots + the staging ring, or the loopback capacity. */
+    public int linkQueueCapacity(int to) {
+        return ctbcast.links().queueCapacity(to);
+    }
+
     /**
      * The counters, one parseable line: {@code replica-N counters: fast_path=F slow_path=S decided_slots=.. ...} with
      * the consensus core's {@link org.ubft.consensus.replica.ReplicaCounters} (decisions by path, view changes,

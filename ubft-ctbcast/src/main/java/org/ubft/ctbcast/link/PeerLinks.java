@@ -401,4 +401,20 @@ public final class PeerLinks {
     public int loopbackQueued() {
         return loopback.size();
     }
+
+    /**
+     * Messages queued for member {@code to}: the loopback's for this member, otherwise the tail channel's WRITEs in
+     * flight and staged messages (read-only, for bounded-memory probes).
+     */
+    public int queued(int to) {
+        if (to == self) {
+            return loopback.size();
+        }
+        return senders[to].inFlight() + senders[to].staged();
+    }
+
+    /** The most {@link #queued} can be: the loopback capacity, or t slots plus the staging capacity. */
+    public int queueCapacity(int to) {
+        return to == self ? config.loopbackCapacity() : layout.t() + config.stagingCapacity();
+    }
 }

@@ -54,6 +54,10 @@ public record Scenario(String name, String description, Function<SplittableRando
         return new Scenario(name, description, options, behaviours, planner, true);
     }
 
+    public Scenario described(String newDescription) {
+        return new Scenario(name, newDescription, options, behaviours, planner, liveness);
+    }
+
     public Scenario named(String newName) {
         return new Scenario(newName, description, options, behaviours, planner, liveness);
     }

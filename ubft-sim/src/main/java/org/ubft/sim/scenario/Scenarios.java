@@ -124,9 +124,26 @@ public final class Scenarios {
             return plan(Math.max(gst, at));
         });
 
+    /** The key-value workload on 4-8 keys (from the seed): operations on a key conflict often. */
+    private static SimOptions kv(java.util.SplittableRandom r) {
+        return SimOptions.defaults().withKv(4 + r.nextInt(5));
+    }
+
+    /** {@code scenario} with the key-value workload, so that the linearizability checker runs too. */
+    private static Scenario kv(Scenario scenario) {
+        return scenario.withOptions(Scenarios::kv).named("kv-" + scenario.name())
+            .described("key-value workload on 4-8 keys, checked for linearizability; " + scenario.description());
+    }
+
+    public static final Scenario KV_ALL_CORRECT = kv(ALL_CORRECT);
+    public static final Scenario KV_LEADER_CRASH = kv(LEADER_CRASH);
+    public static final Scenario KV_LOSSY_BEFORE_GST = kv(LOSSY_BEFORE_GST);
+    public static final Scenario KV_FOLLOWER_CRASH_RESTART = kv(FOLLOWER_CRASH_RESTART);
+
     /** Every scenario of {@code ubft sim --scenario all}. */
     public static final List<Scenario> ALL = List.of(ALL_CORRECT, LOSSY_BEFORE_GST, PARTITION_LEADER, LEADER_CRASH,
-        FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS, LOSSY_FOLLOWER_CRASH);
+        FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS, LOSSY_FOLLOWER_CRASH, KV_ALL_CORRECT,
+        KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART);
 
     /**
      * More replica crashes than the cluster tolerates (f + 1 followers crash at 2-20 ms): no request after that can

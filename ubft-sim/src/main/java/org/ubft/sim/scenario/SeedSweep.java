@@ -9,12 +9,15 @@ import java.util.List;
 /**
  * Runs scenarios over ranges of seeds and reports, the body of {@code ubft sim}: one line per scenario
  * ({@code name seeds=N violations=V virtual_ms=.. wall_ms=..}), for each failing seed its violations (first line of
- * each message) and the command that replays it with a trace, then {@code seeds=N violations=V}.
+ * each message) and the command that replays it with a trace, then {@code seeds=N violations=V}. Scenarios with a
+ * checker that can be undecided (linearizability) also print {@code unknown=U} on their line (and each undecided seed
+ * with its replay command); the final line names them when there are any. Unknown outcomes are not violations.
  */
 public final class SeedSweep {
     private final PrintWriter out;
     private long seeds;
     private long violations;
+    private long unknown;
 
     public SeedSweep(PrintWriter out) {
         this.out = out;
@@ -23,6 +26,8 @@ public final class SeedSweep {
     /** Runs {@code scenario} with seeds {@code first .. first + count - 1}. */
     public void sweep(Scenario scenario, long first, long count) {
         long v = 0;
+        long u = 0;
+        boolean canBeUnknown = false;
         long virtual = 0;
         long wall = 0;
         for (long seed = first; seed < first + count; seed++) {
@@ -33,11 +38,14 @@ public final class SeedSweep {
                 v += r.violations().total();
                 failed(r);
             }
+            u += undecided(r);
+            canBeUnknown |= r.violations().canBeUnknown();
         }
         seeds += count;
         violations += v;
-        out.printf("%-24s seeds=%d violations=%d virtual_ms=%d wall_ms=%d%n", scenario.name(), count, v,
-            virtual / 1_000_000, wall / 1_000_000);
+        unknown += u;
+        out.printf("%-24s seeds=%d violations=%d%s virtual_ms=%d wall_ms=%d%n", scenario.name(), count, v,
+            canBeUnknown ? " unknown=" + u : "", virtual / 1_000_000, wall / 1_000_000);
         out.flush();
     }
 
@@ -49,8 +57,11 @@ public final class SeedSweep {
         if (!r.ok()) {
             failed(r);
         }
-        out.printf("%-24s seeds=1 violations=%d virtual_ms=%d wall_ms=%d%n", scenario.name(), r.violations().total(),
-            r.virtualNanos() / 1_000_000, r.wallNanos() / 1_000_000);
+        long u = undecided(r);
+        unknown += u;
+        out.printf("%-24s seeds=1 violations=%d%s virtual_ms=%d wall_ms=%d%n", scenario.name(), r.violations().total(),
+            r.violations().canBeUnknown() ? " unknown=" + u : "", r.virtualNanos() / 1_000_000,
+            r.wallNanos() / 1_000_000);
         out.flush();
         return r;
     }
@@ -74,10 +85,28 @@ public final class SeedSweep {
         out.println("  replay: " + r.replayCommand(r.scenario() + "-" + r.seed() + ".trace"));
     }
 
-    /** The final line. */
+    /** Prints the run's unknown outcomes (if any) with its replay command; returns how many. */
+    private long undecided(RunResult r) {
+        long u = r.violations().unknownTotal();
+        if (u > 0) {
+            out.printf("UNKNOWN scenario=%s seed=%d%n", r.scenario(), r.seed());
+            for (Violation v : r.violations().unknowns()) {
+                out.printf("  %s at %d ns: %s%n", v.checker(), v.time(), v.message());
+            }
+            out.println("  replay: " + r.replayCommand(r.scenario() + "-" + r.seed() + ".trace"));
+        }
+        return u;
+    }
+
+    /** The final line ({@code unknown=U} appended when some run was undecided). */
     public void summary() {
-        out.printf("seeds=%d violations=%d%n", seeds, violations);
+        out.printf("seeds=%d violations=%d%s%n", seeds, violations, unknown > 0 ? " unknown=" + unknown : "");
         out.flush();
+    }
+
+    /** Unknown outcomes (undecided checks, not violations) over every run so far. */
+    public long unknown() {
+        return unknown;
     }
 
     public long seeds() {

@@ -8,6 +8,7 @@ import org.ubft.sim.check.AgreementChecker;
 import org.ubft.sim.check.BoundedMemoryChecker;
 import org.ubft.sim.check.Checker;
 import org.ubft.sim.check.ExceptionChecker;
+import org.ubft.sim.check.KvLinearizabilityChecker;
 import org.ubft.sim.check.LivenessChecker;
 import org.ubft.sim.check.NoDuplicateChecker;
 import org.ubft.sim.check.ValidityChecker;
@@ -21,7 +22,7 @@ import java.util.function.IntPredicate;
 
 /**
  * Runs one scenario with one seed: builds the cluster, lets the scenario plan its faults, attaches the checkers (and
- * the trace, if asked) and runs to the plan's end. The seed fixes everything: the scenario's choices come from one
+ * the trace, if asked; the linearizability checker for the key-value workload) and runs to the plan's end. The seed fixes everything: the scenario's choices come from one
  * random stream and the cluster's (network, keys, workload) from another, both drawn from the seed.
  */
 public final class Simulator {
@@ -56,6 +57,9 @@ public final class Simulator {
         Plan plan = scenario.planner().plan(cluster, planRandom);
         cluster.stopSubmitting(plan.stopSubmitting());
         checkers.add(new BoundedMemoryChecker(violations, cluster.probes()));
+        if (options.kv()) {
+            checkers.add(new KvLinearizabilityChecker(violations));
+        }
         if (scenario.liveness()) {
             checkers.add(new LivenessChecker(violations, plan.gst(), plan.livenessBound(), cluster::countersLines));
         }
