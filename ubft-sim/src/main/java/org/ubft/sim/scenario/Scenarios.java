@@ -4,6 +4,7 @@ import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.sim.SimOptions;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.ubft.sim.scenario.Faults.between;
 
@@ -125,8 +126,9 @@ public final class Scenarios {
         });
 
     /** Every scenario of {@code ubft sim --scenario all}. */
-    public static final List<Scenario> ALL = List.of(ALL_CORRECT, LOSSY_BEFORE_GST, PARTITION_LEADER, LEADER_CRASH,
-        FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS, LOSSY_FOLLOWER_CRASH);
+    public static final List<Scenario> ALL = Stream.concat(Stream.of(ALL_CORRECT, LOSSY_BEFORE_GST,
+        PARTITION_LEADER, LEADER_CRASH, FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS,
+        LOSSY_FOLLOWER_CRASH), ByzantineScenarios.ALL.stream()).toList();
 
     /**
      * More replica crashes than the cluster tolerates (f + 1 followers crash at 2-20 ms): no request after that can
