@@ -1,6 +1,8 @@
 package org.ubft.sim;
 
 import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.consensus.runtime.ReplicaNode;
 
 import java.util.List;
 
@@ -12,10 +14,10 @@ import java.util.List;
  * change what is executed and what is replied. A behaviour that claims to be correct but wraps the application is a
  * planted bug: the checkers must catch it (the simulator's own tests do this).
  *
- * <p>Byzantine behaviours on the wire (equivocating PREPAREs, forged CTBcast messages) need a hook on the replica's
- * {@link org.ubft.consensus.replica.ReplicaOutput}, which {@link org.ubft.consensus.runtime.ReplicaNode} builds
- * privately today; a behaviour for them would add a {@code wrapOutput(ReplicaOutput)} here and a constructor
- * parameter there.
+ * <p>Byzantine behaviours on the wire ({@code org.ubft.sim.byzantine}) decorate the replica's actions
+ * ({@link #wrapOutput}: drop, alter, duplicate or add consensus messages) and may tap the node's links once it is built
+ * ({@link #attach}: e.g. {@link org.ubft.ctbcast.link.PeerLinks#outboundTap}, to send different CTBcast messages to
+ * different receivers).
  */
 public interface ReplicaBehaviour {
     /** The correct behaviour: the real replica, the recording application unchanged. */
@@ -34,6 +36,15 @@ public interface ReplicaBehaviour {
     /** The application of a new incarnation of this slot, given the recording one. */
     default StateMachine wrapApp(StateMachine app) {
         return app;
+    }
+
+    /** The actions of a new incarnation of this slot, given the node's real ones (the identity by default). */
+    default ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
+        return output;
+    }
+
+    /** Called once a new incarnation's node is built, before it runs (nothing by default). */
+    default void attach(ReplicaNode node, SlotContext slot) {
     }
 
     /** Bounded structures of this behaviour that the bounded-memory checker should watch (replica slot {@code slot}). */

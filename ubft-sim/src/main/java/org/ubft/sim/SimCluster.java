@@ -47,6 +47,7 @@ public final class SimCluster {
     private final long[] views;
     private final SimClient[] clients;
     private final boolean[] memnodeUp;
+    private final long seed;
     private long nextSample;
 
     /**
@@ -58,6 +59,7 @@ public final class SimCluster {
         this.options = options;
         this.cluster = options.cluster();
         this.events = events;
+        this.seed = seed;
         SplittableRandom master = new SplittableRandom(seed);
         this.net = new SimNetwork(master.nextLong());
         this.keys = new SimKeys(cluster, master.nextLong());
@@ -97,8 +99,13 @@ public final class SimCluster {
             options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
         StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
+        // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
+        SlotContext slot = new SlotContext(i, incarnations[i], cluster, keys.replicaKey(i),
+            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock());
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
-            ReplicaNode.ctbcastOptions(config), keys.consensusCrypto(i), keys.ctbcastCrypto(i), net.clock());
+            ReplicaNode.ctbcastOptions(config), keys.consensusCrypto(i), keys.ctbcastCrypto(i), net.clock(),
+            output -> behaviours[i].wrapOutput(output, slot));
+        behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,
             lastEpoch[i] + (1L << CtbcastNode.EPOCH_SHIFT));

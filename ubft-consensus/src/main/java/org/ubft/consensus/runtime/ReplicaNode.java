@@ -25,6 +25,8 @@ import org.ubft.fabric.CompletionRouter;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.Fabrics;
 
+import java.util.function.UnaryOperator;
+
 /**
  * One replica process's wiring (DESIGN.md §3, "agents at the edges"): the sans-IO {@link Replica} on a fabric.
  * <pre>
@@ -89,7 +91,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         try {
             ReplicaConfig config = replicaConfig(cluster, path);
             ReplicaNode node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
-                KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock);
+                KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock,
+                UnaryOperator.identity());
             node.startAt(CtbcastNode.wallClockEpoch());
             return node;
         } catch (RuntimeException e) {
@@ -107,12 +110,26 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     public ReplicaNode(Fabric fabric, ClusterConfig cluster, int self, StateMachine app, ReplicaConfig config,
                        CtbcastNode.Options ctbcastOptions, ConsensusCrypto crypto, CryptoService ctbcastCrypto,
                        NanoClock clock) {
-        this(fabric, false, cluster, self, app, config, ctbcastOptions, crypto, ctbcastCrypto, clock);
+        this(fabric, false, cluster, self, app, config, ctbcastOptions, crypto, ctbcastCrypto, clock,
+            UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #ReplicaNode(Fabric, ClusterConfig, int, StateMachine, ReplicaConfig, CtbcastNode.Options,
+     * ConsensusCrypto, CryptoService, NanoClock)}, with the replica's actions passed through {@code decorateOutput}:
+     * it is given the node's {@link ReplicaOutput} (onto the links) and returns what the replica and its state
+     * transfer call instead, which may drop, alter, duplicate, delay or add messages. A test hook (the simulator's
+     * Byzantine behaviours); the identity is the node as built by {@link #open}.
+     */
+    public ReplicaNode(Fabric fabric, ClusterConfig cluster, int self, StateMachine app, ReplicaConfig config,
+                       CtbcastNode.Options ctbcastOptions, ConsensusCrypto crypto, CryptoService ctbcastCrypto,
+                       NanoClock clock, UnaryOperator<ReplicaOutput> decorateOutput) {
+        this(fabric, false, cluster, self, app, config, ctbcastOptions, crypto, ctbcastCrypto, clock, decorateOutput);
     }
 
     private ReplicaNode(Fabric fabric, boolean ownsFabric, ClusterConfig cluster, int self, StateMachine app,
                         ReplicaConfig config, CtbcastNode.Options ctbcastOptions, ConsensusCrypto crypto,
-                        CryptoService ctbcastCrypto, NanoClock clock) {
+                        CryptoService ctbcastCrypto, NanoClock clock, UnaryOperator<ReplicaOutput> decorateOutput) {
         if (ctbcastOptions.extraStreams() < 2) {
             throw new IllegalArgumentException("the consensus runtime needs 2 extra link streams, the options have "
                 + ctbcastOptions.extraStreams());
@@ -146,7 +163,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             });
         this.clientLinks = ClientLinks.forReplica(router, clock, self, cluster.clientCount(),
             ClientLinks.defaultConfig(cluster), (client, m, off, len) -> core().onClientRequest(client, m, off, len));
-        Output output = new Output();
+        ReplicaOutput output = java.util.Objects.requireNonNull(decorateOutput.apply(new Output()),
+            "the output decorator returned null");
         this.replica = new Replica(config, self, app, crypto, output, clock);
         this.transfer = StateTransferBridge.attach(replica, output,
             StateTransferBridge.config(config, app.maxSnapshotBytes()), clock, self);

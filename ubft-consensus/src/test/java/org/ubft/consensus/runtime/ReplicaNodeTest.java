@@ -137,6 +137,79 @@ class ReplicaNodeTest {
     }
 
     /**
+     * The output decorator sees every action of its replica and decides what goes out: here follower 2's decorator
+     * counts each kind and drops them all (a silent replica); the other two still answer every request (slow path),
+     * and replica 2 sent nothing (the others never heard a WILL_CERTIFY or ECHO from it).
+     */
+    @Test
+    void anOutputDecoratorSeesAndMayDropEveryActionOfItsReplica(@TempDir Path dir) {
+        ClusterConfig c = cluster(dir, 32, 16);
+        KeyGenerator.generate(c, false);
+        SimNetwork net = new SimNetwork(12);
+        for (int j = 0; j < c.memnodeCount(); j++) {
+            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(c), c.replicaIds());
+        }
+        long[] seen = new long[4]; // ctbcast, tbcast, send, reply
+        java.util.function.UnaryOperator<org.ubft.consensus.replica.ReplicaOutput> silent = real ->
+            new org.ubft.consensus.replica.ReplicaOutput() {
+                private long k;
+
+                @Override
+                public long ctbcast(org.agrona.DirectBuffer b, int off, int len) {
+                    seen[0]++;
+                    return ++k;
+                }
+
+                @Override
+                public void tbcast(org.agrona.DirectBuffer b, int off, int len) {
+                    seen[1]++;
+                }
+
+                @Override
+                public void send(int to, org.agrona.DirectBuffer b, int off, int len) {
+                    seen[2]++;
+                }
+
+                @Override
+                public void reply(int client, org.agrona.DirectBuffer b, int off, int len) {
+                    seen[3]++;
+                }
+            };
+        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
+        ReplicaNode[] nodes = new ReplicaNode[c.n()];
+        for (int i = 0; i < c.n(); i++) {
+            nodes[i] = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
+                ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
+                net.clock(), i == 2 ? silent : java.util.function.UnaryOperator.identity());
+        }
+        Map<Long, Integer> replies = new HashMap<>();
+        CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
+        ClientLinks client = ClientLinks.forClient(router, net.clock(), 0, c.n(), ClientLinks.defaultConfig(c),
+            (replica, b, off, len) -> {
+                assertTrue(replica != 2, "the silent replica replied");
+                replies.merge(ClientWire.number(b, off), 1, Integer::sum);
+            });
+        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
+        for (long number = 1; number <= 5; number++) {
+            UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
+            int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
+            for (int r = 0; r < c.n(); r++) {
+                client.send(r, out, 0, len);
+            }
+            final long n = number;
+            assertTrue(net.runUntil(() -> {
+                step(nodes, client);
+                return replies.getOrDefault(n, 0) >= c.f() + 1;
+            }, 2_000_000_000L), "request " + number + " not answered" + lines(nodes));
+        }
+        assertTrue(seen[1] > 0 && seen[2] > 0 && seen[3] > 0, java.util.Arrays.toString(seen));
+        assertTrue(nodes[0].replica().counters().slowDecisions() > 0, "the slow path decided" + lines(nodes));
+        for (ReplicaNode node : nodes) {
+            node.close();
+        }
+    }
+
+    /**
      * What {@link ReplicaNode#open} does for a process: every node starts its outgoing indices at its own epoch. A
      * follower crashes and comes back as a new node (empty memory) at a later epoch: its peers hear it again (its
      * CTBcast stream's TBcast reaches them at the new epoch), it catches up, and it answers the client again.

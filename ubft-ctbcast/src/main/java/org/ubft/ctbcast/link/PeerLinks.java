@@ -40,6 +40,23 @@ import org.ubft.fabric.Fabric;
  * this replica) but must not call {@link #doWork()}.
  */
 public final class PeerLinks {
+    /**
+     * Sees every DATA envelope this replica sends, once per receiver and transmission (retransmissions included),
+     * before it goes out, and decides what goes out instead: nothing, the message, a rewritten one, or several,
+     * each through {@code sink}. A test hook for Byzantine behaviours (a broadcaster that sends different messages to
+     * different receivers); production code never sets one. The buffer is valid only during the call.
+     */
+    @FunctionalInterface
+    public interface OutboundTap {
+        void onSend(int to, int streamId, int flags, long index, DirectBuffer src, int offset, int length, Sink sink);
+    }
+
+    /** Where an {@link OutboundTap} sends: the links' own send, without the tap. */
+    @FunctionalInterface
+    public interface Sink {
+        void send(int to, int streamId, int flags, long index, DirectBuffer src, int offset, int length);
+    }
+
     private final Fabric fabric;
     private final CompletionRouter router;
     private final NanoClock clock;
@@ -61,6 +78,8 @@ public final class PeerLinks {
     private final long[] ackDueAt;
     /** Stream whose timers run first in the next duty cycle (rotates, so no stream starves the others of room). */
     private int firstStream;
+    private OutboundTap tap;
+    private final Sink untapped = this::sendUntapped;
 
     private long envelopesSent;
     private long envelopesReceived;
@@ -160,6 +179,22 @@ public final class PeerLinks {
      *                                  or {@code to}, the stream or the flags are out of range (local errors)
      */
     public void send(int to, int streamId, int flags, long index, DirectBuffer src, int offset, int length) {
+        if (tap != null) {
+            tap.onSend(to, streamId, flags, index, src, offset, length, untapped);
+        } else {
+            sendUntapped(to, streamId, flags, index, src, offset, length);
+        }
+    }
+
+    /**
+     * Puts {@code tap} between the streams and the channels ({@code null}: none, the default). Test-only: the
+     * simulator's Byzantine behaviours use it to equivocate.
+     */
+    public void outboundTap(OutboundTap tap) {
+        this.tap = tap;
+    }
+
+    private void sendUntapped(int to, int streamId, int flags, long index, DirectBuffer src, int offset, int length) {
         if (to < 0 || to >= n) {
             throw new IllegalArgumentException("member " + to + " outside 0.." + (n - 1));
         }

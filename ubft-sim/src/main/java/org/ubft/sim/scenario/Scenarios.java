@@ -4,6 +4,7 @@ import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.sim.SimOptions;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.ubft.sim.scenario.Faults.between;
 
@@ -141,9 +142,10 @@ public final class Scenarios {
     public static final Scenario KV_FOLLOWER_CRASH_RESTART = kv(FOLLOWER_CRASH_RESTART);
 
     /** Every scenario of {@code ubft sim --scenario all}. */
-    public static final List<Scenario> ALL = List.of(ALL_CORRECT, LOSSY_BEFORE_GST, PARTITION_LEADER, LEADER_CRASH,
-        FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS, LOSSY_FOLLOWER_CRASH, KV_ALL_CORRECT,
-        KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART);
+    public static final List<Scenario> ALL = Stream.concat(Stream.of(ALL_CORRECT, LOSSY_BEFORE_GST,
+        PARTITION_LEADER, LEADER_CRASH, FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS,
+        LOSSY_FOLLOWER_CRASH, KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
+        ByzantineScenarios.ALL.stream()).toList();
 
     /**
      * More replica crashes than the cluster tolerates (f + 1 followers crash at 2-20 ms): no request after that can

@@ -1,0 +1,20 @@
+package org.ubft.sim;
+
+import org.agrona.concurrent.NanoClock;
+import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.SigningKey;
+
+import java.util.SplittableRandom;
+
+/**
+ * What a {@link ReplicaBehaviour} is given when its slot's node is built: the slot (replica index) and incarnation,
+ * the cluster, the slot's own signing key (a Byzantine replica can sign anything as itself, never as another), a
+ * random source drawn from the run's seed (so a behaviour's choices replay with the seed) and the virtual clock.
+ */
+public record SlotContext(int replica, int incarnation, ClusterConfig cluster, SigningKey key, SplittableRandom random,
+                          NanoClock clock) {
+
+    public long now() {
+        return clock.nanoTime();
+    }
+}

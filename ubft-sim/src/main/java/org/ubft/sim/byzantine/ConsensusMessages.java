@@ -1,0 +1,118 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
+
+import java.nio.ByteOrder;
+
+/**
+ * Reading and writing {@link ConsensusWire} messages byte by byte, as a Byzantine replica does (it is not bound to the
+ * replica's own encoders). Little-endian; a PREPARE is {@code type, i64 view, i64 slot, i32 batch length, batch}, a
+ * batch {@code u16 count} then the client REQUESTs.
+ */
+final class ConsensusMessages {
+    static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+    /** Offsets in a PREPARE (and COMMIT, which starts the same way). */
+    static final int VIEW = 1;
+    static final int SLOT = 9;
+    static final int BATCH_LENGTH = 17;
+    static final int BATCH = 21;
+
+    private ConsensusMessages() {
+    }
+
+    static int type(DirectBuffer b, int off, int len) {
+        return len < 1 ? -1 : b.getByte(off) & 0xFF;
+    }
+
+    /** Whether the bytes are a PREPARE long enough to hold its batch. */
+    static boolean isPrepare(DirectBuffer b, int off, int len) {
+        return type(b, off, len) == ConsensusWire.PREPARE && len >= BATCH + 2
+            && b.getInt(off + BATCH_LENGTH, ORDER) == len - BATCH;
+    }
+
+    static long view(DirectBuffer b, int off) {
+        return b.getLong(off + VIEW, ORDER);
+    }
+
+    static long slot(DirectBuffer b, int off) {
+        return b.getLong(off + SLOT, ORDER);
+    }
+
+    static byte[] copy(DirectBuffer b, int off, int len) {
+        byte[] m = new byte[len];
+        b.getBytes(off, m);
+        return m;
+    }
+
+    /** The batch of a PREPARE (or COMMIT) as bytes. */
+    static byte[] batch(DirectBuffer b, int off) {
+        int length = b.getInt(off + BATCH_LENGTH, ORDER);
+        return copy(b, off + BATCH, length);
+    }
+
+    /** ⟨PREPARE, view, slot, batch⟩. */
+    static byte[] prepare(long view, long slot, byte[] batch) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[BATCH + batch.length]);
+        m.putByte(0, (byte) ConsensusWire.PREPARE);
+        m.putLong(VIEW, view, ORDER);
+        m.putLong(SLOT, slot, ORDER);
+        m.putInt(BATCH_LENGTH, batch.length, ORDER);
+        m.putBytes(BATCH, batch);
+        return m.byteArray();
+    }
+
+    /** The empty batch (⊥). */
+    static byte[] emptyBatch() {
+        return new byte[2];
+    }
+
+    /** The requests of a batch: offsets and lengths in it, or null if it is not well-formed. */
+    static int[][] requests(byte[] batch, int maxRequestBytes) {
+        UnsafeBuffer b = new UnsafeBuffer(batch);
+        if (batch.length < 2) {
+            return null;
+        }
+        int count = b.getShort(0, ORDER) & 0xFFFF;
+        int[][] out = new int[count][];
+        int pos = 2;
+        for (int r = 0; r < count; r++) {
+            int len = ClientWire.requestLength(b, pos, batch.length - pos, maxRequestBytes);
+            if (len <= 0) {
+                return null;
+            }
+            out[r] = new int[] {pos, len};
+            pos += len;
+        }
+        return pos == batch.length ? out : null;
+    }
+
+    /** A batch of the given requests of {@code a} then of {@code b} (each {offset, length} in its batch). */
+    static byte[] concat(byte[] a, int[][] ra, byte[] b, int[][] rb) {
+        int total = 2;
+        for (int[] r : ra) {
+            total += r[1];
+        }
+        for (int[] r : rb) {
+            total += r[1];
+        }
+        UnsafeBuffer out = new UnsafeBuffer(new byte[total]);
+        out.putShort(0, (short) (ra.length + rb.length), ORDER);
+        int pos = 2;
+        for (int[] r : ra) {
+            out.putBytes(pos, a, r[0], r[1]);
+            pos += r[1];
+        }
+        for (int[] r : rb) {
+            out.putBytes(pos, b, r[0], r[1]);
+            pos += r[1];
+        }
+        return out.byteArray();
+    }
+
+    static int client(byte[] batch, int[] request) {
+        return ClientWire.client(new UnsafeBuffer(batch), request[0]);
+    }
+}

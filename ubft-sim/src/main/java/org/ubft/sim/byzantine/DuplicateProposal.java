@@ -1,0 +1,53 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.sim.SlotContext;
+
+/**
+ * A leader that proposes the same requests in two slots: from virtual time {@code from} on, each PREPARE's batch also
+ * carries the requests of its previous PREPARE (in the same view). The correct replicas must execute every request
+ * once ({@code duplicates} in their counters: requests decided again and skipped), and reply once.
+ */
+public final class DuplicateProposal extends ByzantineBehaviour {
+    private final long from;
+
+    public DuplicateProposal(long from) {
+        super("duplicate-proposal");
+        this.from = from;
+    }
+
+    @Override
+    public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
+        // batches stay within the replicas' bound, so they are well-formed
+        int maxBatchBytes = org.ubft.consensus.runtime.ReplicaNode.replicaConfig(slot.cluster(),
+            org.ubft.consensus.replica.ReplicaConfig.Path.FAST).maxBatchBytes();
+        return new ForwardingOutput(output) {
+            private byte[] previous;
+            private long previousView = -1;
+
+            @Override
+            public long ctbcast(DirectBuffer b, int off, int len) {
+                if (!ConsensusMessages.isPrepare(b, off, len)) {
+                    return real.ctbcast(b, off, len);
+                }
+                long view = ConsensusMessages.view(b, off);
+                byte[] batch = ConsensusMessages.batch(b, off);
+                byte[] last = view == previousView ? previous : null;
+                previous = batch;
+                previousView = view;
+                int[][] now = ConsensusMessages.requests(batch, Integer.MAX_VALUE);
+                int[][] before = last == null ? null : ConsensusMessages.requests(last, Integer.MAX_VALUE);
+                if (slot.now() < from || now == null || before == null || before.length == 0
+                    || batch.length + last.length - 2 > maxBatchBytes) {
+                    return real.ctbcast(b, off, len);
+                }
+                acted();
+                byte[] m = ConsensusMessages.prepare(view, ConsensusMessages.slot(b, off),
+                    ConsensusMessages.concat(last, before, batch, now));
+                return real.ctbcast(new UnsafeBuffer(m), 0, m.length);
+            }
+        };
+    }
+}

@@ -1,0 +1,62 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.DirectBuffer;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.sim.SlotContext;
+
+/**
+ * A replica that goes silent at the consensus layer from virtual time {@code from} on: it drops every consensus
+ * message it would send (CTBcast, TBcast, point to point) and every reply to a client, while its links and CTBcast
+ * layer keep running (it still acknowledges and locks others' messages). As the leader it stops proposing, so the
+ * followers must suspect it and change view; as a follower it withholds its WILL_CERTIFY, so the fast path cannot
+ * complete and the slow path (f + 1) must decide.
+ */
+public final class Silent extends ByzantineBehaviour {
+    private final long from;
+
+    public Silent(long from) {
+        super("silent");
+        this.from = from;
+    }
+
+    @Override
+    public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
+        return new ForwardingOutput(output) {
+            private long lastK;
+
+            private boolean silent() {
+                if (slot.now() >= from) {
+                    acted();
+                    return true;
+                }
+                return false;
+            }
+
+            @Override
+            public long ctbcast(DirectBuffer b, int off, int len) {
+                return lastK = silent() ? lastK + 1 : real.ctbcast(b, off, len);
+            }
+
+            @Override
+            public void tbcast(DirectBuffer b, int off, int len) {
+                if (!silent()) {
+                    real.tbcast(b, off, len);
+                }
+            }
+
+            @Override
+            public void send(int to, DirectBuffer b, int off, int len) {
+                if (!silent()) {
+                    real.send(to, b, off, len);
+                }
+            }
+
+            @Override
+            public void reply(int client, DirectBuffer b, int off, int len) {
+                if (!silent()) {
+                    real.reply(client, b, off, len);
+                }
+            }
+        };
+    }
+}

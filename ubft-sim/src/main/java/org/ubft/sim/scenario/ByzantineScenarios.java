@@ -1,0 +1,104 @@
+package org.ubft.sim.scenario;
+
+import org.ubft.sim.ReplicaBehaviour;
+import org.ubft.sim.byzantine.CensorClient;
+import org.ubft.sim.byzantine.ConflictingPrepares;
+import org.ubft.sim.byzantine.DuplicateProposal;
+import org.ubft.sim.byzantine.EquivocatingLeader;
+import org.ubft.sim.byzantine.Forger;
+import org.ubft.sim.byzantine.Silent;
+import org.ubft.sim.byzantine.StopAfterWillCommit;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.ubft.sim.scenario.Scenarios.AFTER_GST;
+import static org.ubft.sim.scenario.Scenarios.LIVENESS_BOUND;
+import static org.ubft.sim.scenario.Scenarios.MS;
+
+/**
+ * The {@code byz-*} scenarios: one Byzantine replica (f = 1) running a behaviour of {@code org.ubft.sim.byzantine}
+ * from {@value #ATTACK_MS} ms of virtual time on, on bounded-latency links. Safety is checked among the two correct
+ * replicas, and liveness from the attack on (GST): a Byzantine leader may force view changes, but afterwards every
+ * correct client's request must be answered.
+ */
+public final class ByzantineScenarios {
+    /** When the attacks start (virtual ms). */
+    public static final long ATTACK_MS = 5;
+    /**
+     * The censoring leader's liveness bound: a follower suspects a leader that keeps proposing others' requests only
+     * after 8 request timeouts (Replica's CENSORSHIP_FACTOR, 80 ms here), then the view changes.
+     */
+    public static final long CENSORSHIP_BOUND = 200 * MS;
+
+    private ByzantineScenarios() {
+    }
+
+    private static Scenario byz(String name, String description, int slot, Supplier<ReplicaBehaviour> behaviour,
+                                long bound) {
+        return Scenario.of(name, description, (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + AFTER_GST + bound, bound);
+        }).withBehaviours(() -> {
+            ReplicaBehaviour[] b = new ReplicaBehaviour[slot + 1];
+            b[slot] = behaviour.get();
+            return b;
+        });
+    }
+
+    private static Scenario byz(String name, String description, int slot, Supplier<ReplicaBehaviour> behaviour) {
+        return byz(name, description, slot, behaviour, LIVENESS_BOUND);
+    }
+
+    private static final long FROM = ATTACK_MS * MS;
+
+    public static final Scenario SILENT_LEADER = byz("byz-silent-leader",
+        "the leader of view 0 sends no consensus message and no reply from 5 ms on: the followers change view", 0,
+        () -> new Silent(FROM));
+
+    public static final Scenario SILENT_FOLLOWER = byz("byz-silent-follower",
+        "a follower sends no consensus message and no reply from 5 ms on: the slow path decides", 2,
+        () -> new Silent(FROM));
+
+    public static final Scenario STOP_AFTER_WILL_COMMIT = byz("byz-stop-after-will-commit",
+        "the leader of view 0 sends one more WILL_COMMIT after 5 ms, then nothing: the followers change view and keep"
+            + " what it decided", 0, () -> new StopAfterWillCommit(FROM));
+
+    public static final Scenario EQUIVOCATE_FAST = byz("byz-equivocate-fast",
+        "the leader sends different LOCKs (PREPARE vs an empty PREPARE for the same slot) to the two followers, no"
+            + " SIGNED, from 5 ms on", 0, () -> new EquivocatingLeader(EquivocatingLeader.Mode.FAST, FROM));
+
+    public static final Scenario EQUIVOCATE_SLOW = byz("byz-equivocate-slow",
+        "the leader sends no LOCK and different validly signed SIGNEDs (PREPARE vs an empty PREPARE) to the two"
+            + " followers, from 5 ms on", 0, () -> new EquivocatingLeader(EquivocatingLeader.Mode.SLOW, FROM));
+
+    public static final Scenario EQUIVOCATE_CROSS = byz("byz-equivocate-cross",
+        "the leader sends the real LOCK to both followers and a validly signed SIGNED of an empty PREPARE for the same"
+            + " slot to one, from 5 ms on", 0, () -> new EquivocatingLeader(EquivocatingLeader.Mode.CROSS, FROM));
+
+    public static final Scenario CONFLICTING_PREPARES = byz("byz-conflicting-prepares",
+        "the leader follows each PREPARE with a conflicting one for the same slot under the next CTBcast identifier,"
+            + " from 5 ms on", 0, () -> new ConflictingPrepares(FROM));
+
+    public static final Scenario DUPLICATE_PROPOSAL = byz("byz-duplicate-proposal",
+        "the leader proposes each batch's requests again in the next slot, from 5 ms on: each executes once", 0,
+        () -> new DuplicateProposal(FROM));
+
+    public static final Scenario CENSOR_CLIENT = byz("byz-censor-client",
+        "the leader leaves client 0's requests out of its PREPAREs from 5 ms on: the followers suspect it and change"
+            + " view (liveness bound 200 ms)", 0, () -> new CensorClient(0, FROM), CENSORSHIP_BOUND);
+
+    public static final Scenario FORGER = byz("byz-forger",
+        "a follower also sends, every 200 us from 5 ms on, a forged message: COMMITs with short or forged"
+            + " certificates, bogus WILL_CERTIFY/WILL_COMMIT, forged CERTIFY, SEAL_VIEW floods, NEW_VIEW with a bad"
+            + " certificate, replays of its old messages", 1, () -> new Forger(FROM, 200_000));
+
+    public static final Scenario FORGING_LEADER = byz("byz-forging-leader",
+        "the leader of view 0 forges as byz-forger does", 0, () -> new Forger(FROM, 200_000));
+
+    /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
+    public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
+        EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
+        FORGER, FORGING_LEADER);
+}

@@ -1,0 +1,119 @@
+package org.ubft.sim.byzantine;
+
+import org.junit.jupiter.api.Test;
+import org.ubft.sim.scenario.ByzantineScenarios;
+import org.ubft.sim.scenario.Scenario;
+
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Each {@code byz-*} scenario over {@link #SEEDS} seeds (others than {@code ScenarioBudgetTest}'s): no violation among
+ * the correct replicas (agreement, validity, no duplicate, bounded memory, liveness after GST), every request accepted,
+ * and evidence that the attack happened: the behaviour acted, and the correct replicas saw it (view changes, drops by
+ * the right reason, slow paths, duplicates skipped). A behaviour that silently does nothing fails here.
+ */
+class ByzantineBehavioursTest {
+    private static final long[] SEEDS = {3, 4};
+
+    /** Runs {@code scenario} over the seeds; each run must be clean and satisfy {@code evidence}. */
+    private static void attackFailsSafely(Scenario scenario, Predicate<ByzProbe> evidence) {
+        for (long seed : SEEDS) {
+            ByzProbe p = new ByzProbe(scenario, seed);
+            String where = p.result.replayCommand(scenario.name() + "-" + seed + ".trace") + "\n" + p;
+            assertTrue(p.result.ok(), where);
+            assertTrue(p.result.accepted() > 50 && p.result.accepted() == p.result.submitted(), where);
+            assertTrue(p.behaviour().actions() > 0, "the behaviour never acted: " + where);
+            assertTrue(evidence.test(p), "no evidence of the attack at the correct replicas: " + where);
+        }
+    }
+
+    private static boolean viewChanged(ByzProbe p, int... correct) {
+        for (int i : correct) {
+            if (p.counter(i, "view_changes") == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void aSilentLeaderIsReplaced() {
+        attackFailsSafely(ByzantineScenarios.SILENT_LEADER, p -> viewChanged(p, 1, 2));
+    }
+
+    @Test
+    void aSilentFollowerLeavesTheSlowPathToDecide() {
+        attackFailsSafely(ByzantineScenarios.SILENT_FOLLOWER,
+            p -> p.counter(0, "slow_path") > 0 && p.counter(1, "slow_path") > 0);
+    }
+
+    @Test
+    void aLeaderThatStopsAfterWillCommitIsReplacedAndWhatItDecidedStays() {
+        attackFailsSafely(ByzantineScenarios.STOP_AFTER_WILL_COMMIT,
+            p -> ((StopAfterWillCommit) p.behaviour()).stopped() && viewChanged(p, 1, 2));
+    }
+
+    @Test
+    void fastPathEquivocationStallsTheLeaderAndTheViewChanges() {
+        attackFailsSafely(ByzantineScenarios.EQUIVOCATE_FAST, p -> viewChanged(p, 1, 2));
+    }
+
+    @Test
+    void slowPathEquivocationStallsTheLeaderAndTheViewChanges() {
+        attackFailsSafely(ByzantineScenarios.EQUIVOCATE_SLOW, p -> viewChanged(p, 1, 2));
+    }
+
+    /** The conflicting SIGNED reaches its target after the fast path delivered the real PREPARE: stale, ignored. */
+    @Test
+    void crossPathEquivocationIsIgnoredAsStale() {
+        attackFailsSafely(ByzantineScenarios.EQUIVOCATE_CROSS,
+            p -> p.counter(1, "staleSigned") + p.counter(2, "staleSigned") > 0);
+    }
+
+    @Test
+    void aSecondPrepareForTheSameSlotIsDropped() {
+        attackFailsSafely(ByzantineScenarios.CONFLICTING_PREPARES,
+            p -> p.counter(1, "INVALID_PREPARE") > 0 && p.counter(2, "INVALID_PREPARE") > 0);
+    }
+
+    @Test
+    void aRequestProposedInTwoSlotsExecutesOnce() {
+        attackFailsSafely(ByzantineScenarios.DUPLICATE_PROPOSAL,
+            p -> p.counter(1, "duplicates") > 0 && p.counter(2, "duplicates") > 0);
+    }
+
+    @Test
+    void aCensoringLeaderIsSuspectedAndReplaced() {
+        attackFailsSafely(ByzantineScenarios.CENSOR_CLIENT,
+            p -> viewChanged(p, 1, 2) && p.counter(1, "complaints") + p.counter(2, "complaints") > 0);
+    }
+
+    @Test
+    void forgedMessagesOfAFollowerAreDropped() {
+        attackFailsSafely(ByzantineScenarios.FORGER, p -> {
+            Forger f = (Forger) p.behaviour();
+            for (Forger.Kind k : Forger.Kind.values()) {
+                if (f.sent(k) == 0) {
+                    return false;
+                }
+            }
+            for (int i : new int[] {0, 2}) {
+                for (String drop : new String[] {"INVALID_COMMIT", "INVALID_SEAL_VIEW", "INVALID_NEW_VIEW",
+                    "OUT_OF_WINDOW"}) {
+                    if (p.counter(i, drop) == 0) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        });
+    }
+
+    @Test
+    void forgedMessagesOfTheLeaderAreDropped() {
+        attackFailsSafely(ByzantineScenarios.FORGING_LEADER,
+            p -> p.counter(1, "INVALID_COMMIT") > 0 && p.counter(2, "INVALID_COMMIT") > 0);
+    }
+}
