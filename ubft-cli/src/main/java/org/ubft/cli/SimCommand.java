@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ubft sim [--seeds N] [--scenario NAME|all] [--seed S --trace FILE]}: the deterministic cluster simulator
+ * {@code ubft sim [--seeds N] [--scenario NAME|all] [--threads N] [--seed S --trace FILE]}: the deterministic cluster simulator
  * (ubft-sim) over named scenarios and seeds. Prints one line per scenario and {@code seeds=N violations=V}; for a
  * failing seed, its violations and the command that replays it with a trace. Exit code 0 without violations, 1 with.
  */
@@ -56,6 +56,11 @@ public final class SimCommand implements Callable<Integer> {
             description = "With --seed and one --scenario: write the run's trace (one line per event) to FILE.")
     private Path trace;
 
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Seeds run at once (each run is single-threaded; the report is the same but for wall"
+                + " times). Default: the available processors.")
+    private Integer threads;
+
     @Option(names = "--list", description = "List the scenarios and exit.")
     private boolean list;
 
@@ -82,7 +87,11 @@ public final class SimCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--trace needs --seed S and one --scenario NAME (a trace is of one run)");
         }
-        SeedSweep sweep = new SeedSweep(out);
+        int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1, got " + parallel);
+        }
+        SeedSweep sweep = new SeedSweep(out, parallel);
         for (Scenario s : chosen) {
             if (seed == null) {
                 sweep.sweep(s, firstSeed, seeds);

@@ -53,6 +53,35 @@ class SimCommandTest {
     }
 
     @Test
+    void seedsRunInParallelReportExactlyWhatASequentialSweepReports() {
+        String[] args = {"sim", "--scenario", "lossy-follower-crash", "--seeds", "6", "--first-seed", "11"};
+        CommandRun sequential = CommandRun.of(concat(args, "--threads", "1"));
+        CommandRun parallel = CommandRun.of(concat(args, "--threads", "3"));
+        assertEquals(0, sequential.exitCode, sequential.toString());
+        assertEquals(0, parallel.exitCode, parallel.toString());
+        assertEquals(withoutWallTimes(sequential.out), withoutWallTimes(parallel.out));
+        // and a failing sweep, in parallel, reports the same seeds and violations
+        String[] failing = {"sim", "--scenario", "too-many-crashes", "--seeds", "3"};
+        CommandRun one = CommandRun.of(concat(failing, "--threads", "1"));
+        CommandRun two = CommandRun.of(concat(failing, "--threads", "2"));
+        assertEquals(SimCommand.EXIT_VIOLATIONS, two.exitCode, two.toString());
+        assertEquals(withoutWallTimes(one.out), withoutWallTimes(two.out));
+        CommandRun zero = CommandRun.of(concat(failing, "--threads", "0"));
+        assertEquals(2, zero.exitCode, zero.toString());
+        assertTrue(zero.err.contains("--threads must be at least 1, got 0"), zero.toString());
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    private static String withoutWallTimes(String out) {
+        return out.replaceAll("wall_ms=\\d+", "wall_ms=_");
+    }
+
+    @Test
     void badArgumentsAreUsageErrors() {
         CommandRun unknown = CommandRun.of("sim", "--scenario", "nope");
         assertEquals(2, unknown.exitCode, unknown.toString());

@@ -4,7 +4,12 @@ import org.ubft.sim.check.Violation;
 
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Runs scenarios over ranges of seeds and reports, the body of {@code ubft sim}: one line per scenario
@@ -19,8 +24,23 @@ public final class SeedSweep {
     private long violations;
     private long unknown;
 
+    private final int threads;
+
+    /** A sequential sweep. */
     public SeedSweep(PrintWriter out) {
+        this(out, 1);
+    }
+
+    /**
+     * A sweep that runs up to {@code threads} seeds at once. Each run is single-threaded and fixed by its seed, so
+     * the report is the same as a sequential sweep's (results are taken in seed order), but for the wall times.
+     */
+    public SeedSweep(PrintWriter out, int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
         this.out = out;
+        this.threads = threads;
     }
 
     /** Runs {@code scenario} with seeds {@code first .. first + count - 1}. */
@@ -30,8 +50,7 @@ public final class SeedSweep {
         boolean canBeUnknown = false;
         long virtual = 0;
         long wall = 0;
-        for (long seed = first; seed < first + count; seed++) {
-            RunResult r = Simulator.run(scenario, seed);
+        for (RunResult r : runs(scenario, first, count)) {
             virtual += r.virtualNanos();
             wall += r.wallNanos();
             if (!r.ok()) {
@@ -47,6 +66,40 @@ public final class SeedSweep {
         out.printf("%-24s seeds=%d violations=%d%s virtual_ms=%d wall_ms=%d%n", scenario.name(), count, v,
             canBeUnknown ? " unknown=" + u : "", virtual / 1_000_000, wall / 1_000_000);
         out.flush();
+    }
+
+    /** The runs of seeds {@code first .. first + count - 1}, in seed order, {@link #threads} at a time. */
+    private List<RunResult> runs(Scenario scenario, long first, long count) {
+        List<RunResult> results = new ArrayList<>();
+        if (threads == 1 || count == 1) {
+            for (long seed = first; seed < first + count; seed++) {
+                results.add(Simulator.run(scenario, seed));
+            }
+            return results;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool((int) Math.min(threads, count), r -> {
+            Thread t = new Thread(r, "ubft-sim-sweep");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<RunResult>> futures = new ArrayList<>();
+            for (long seed = first; seed < first + count; seed++) {
+                long s = seed;
+                futures.add(pool.submit(() -> Simulator.run(scenario, s)));
+            }
+            for (Future<RunResult> f : futures) {
+                results.add(f.get());
+            }
+            return results;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("sweep interrupted", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** Runs {@code scenario} once with {@code seed}, writing its trace to {@code trace} (may be {@code null}). */
