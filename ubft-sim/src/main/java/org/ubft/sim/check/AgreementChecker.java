@@ -14,29 +14,21 @@ import java.util.function.IntPredicate;
  * replicas executed its request. The first correct replica to execute a position fixes it; every later execution of
  * that position by a correct replica (another replica, or the same slot after a restart) must have the same bytes.
  */
-public final class AgreementChecker implements Checker {
+public final class AgreementChecker extends CorrectReplicasChecker {
     public static final String NAME = "agreement";
 
-    private final Violations violations;
-    private final IntPredicate correct;
     private final Map<Long, Entry> log = new HashMap<>();
 
     private record Entry(int replica, byte[] payload) {
     }
 
     public AgreementChecker(Violations violations, IntPredicate correct) {
-        this.violations = violations;
-        this.correct = correct;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, violations, correct);
     }
 
     @Override
     public void executed(long time, int replica, long position, byte[] payload) {
-        if (!correct.test(replica)) {
+        if (!correct(replica)) {
             return;
         }
         Entry first = log.putIfAbsent(position, new Entry(replica, payload));

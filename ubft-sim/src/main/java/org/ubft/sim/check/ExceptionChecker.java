@@ -6,25 +6,17 @@ import java.util.function.IntPredicate;
  * No exceptions: nothing may make a correct replica's code throw (DESIGN.md §3: Byzantine input is data). A replica
  * that threw is stopped by the cluster and reported here.
  */
-public final class ExceptionChecker implements Checker {
+public final class ExceptionChecker extends CorrectReplicasChecker {
     public static final String NAME = "replica-exception";
 
-    private final Violations violations;
-    private final IntPredicate correct;
 
     public ExceptionChecker(Violations violations, IntPredicate correct) {
-        this.violations = violations;
-        this.correct = correct;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, violations, correct);
     }
 
     @Override
     public void failed(long time, int replica, RuntimeException error) {
-        if (correct.test(replica)) {
+        if (correct(replica)) {
             StackTraceElement[] at = error.getStackTrace();
             violations.report(NAME, time, "replica-" + replica + " threw " + error
                 + (at.length > 0 ? " at " + at[0] : ""));

@@ -13,11 +13,9 @@ import java.util.function.IntPredicate;
  * restored state does not contain it.) A restored replica is also held to the requests at positions below its
  * snapshot in the log of the first correct executor: it must not execute one of those again.
  */
-public final class NoDuplicateChecker implements Checker {
+public final class NoDuplicateChecker extends CorrectReplicasChecker {
     public static final String NAME = "no-duplicate";
 
-    private final Violations violations;
-    private final IntPredicate correct;
     private final Map<Integer, Map<Payloads.RequestId, Long>> byReplica = new HashMap<>();
     /** The first correct execution of each request and the position of each request, over all replicas. */
     private final Map<Payloads.RequestId, Long> firstPosition = new HashMap<>();
@@ -26,13 +24,7 @@ public final class NoDuplicateChecker implements Checker {
     private final Map<Integer, Long> restoredAt = new HashMap<>();
 
     public NoDuplicateChecker(Violations violations, IntPredicate correct) {
-        this.violations = violations;
-        this.correct = correct;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, violations, correct);
     }
 
     @Override
@@ -42,7 +34,7 @@ public final class NoDuplicateChecker implements Checker {
 
     @Override
     public void executed(long time, int replica, long position, byte[] payload) {
-        if (!correct.test(replica)) {
+        if (!correct(replica)) {
             return;
         }
         Payloads.RequestId id = Payloads.id(payload);

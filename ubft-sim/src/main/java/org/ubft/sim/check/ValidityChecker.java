@@ -11,21 +11,13 @@ import java.util.function.IntPredicate;
  * Validity: every request a correct replica executes was submitted by a client, byte for byte, and every reply a
  * client accepts is the reply to the request it submitted (it names that request).
  */
-public final class ValidityChecker implements Checker {
+public final class ValidityChecker extends CorrectReplicasChecker {
     public static final String NAME = "validity";
 
-    private final Violations violations;
-    private final IntPredicate correct;
     private final Map<Payloads.RequestId, byte[]> submitted = new HashMap<>();
 
     public ValidityChecker(Violations violations, IntPredicate correct) {
-        this.violations = violations;
-        this.correct = correct;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
+        super(NAME, violations, correct);
     }
 
     @Override
@@ -35,7 +27,7 @@ public final class ValidityChecker implements Checker {
 
     @Override
     public void executed(long time, int replica, long position, byte[] payload) {
-        if (!correct.test(replica)) {
+        if (!correct(replica)) {
             return;
         }
         Payloads.RequestId id = Payloads.id(payload);
