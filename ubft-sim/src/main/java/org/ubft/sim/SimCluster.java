@@ -56,6 +56,16 @@ public final class SimCluster {
      * @param behaviours one per replica slot; missing or {@code null} entries are {@link ReplicaBehaviour#CORRECT}
      */
     public SimCluster(SimOptions options, long seed, SimEvents events, ReplicaBehaviour... behaviours) {
+        this(options, seed, events, behaviours, new ClientBehaviour[0]);
+    }
+
+    /**
+     * Starts the cluster at virtual time 0, with Byzantine clients.
+     *
+     * @param clientBehaviours one per client slot; missing or {@code null} entries are {@link ClientBehaviour#CORRECT}
+     */
+    public SimCluster(SimOptions options, long seed, SimEvents events, ReplicaBehaviour[] behaviours,
+                      ClientBehaviour[] clientBehaviours) {
         this.options = options;
         this.cluster = options.cluster();
         this.events = events;
@@ -83,9 +93,14 @@ public final class SimCluster {
         }
         this.clients = new SimClient[cluster.clientCount()];
         for (int c = 0; c < clients.length; c++) {
+            ClientBehaviour b = c < clientBehaviours.length && clientBehaviours[c] != null ? clientBehaviours[c]
+                : ClientBehaviour.CORRECT;
+            // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
+            ClientContext context = new ClientContext(c, cluster, keys.clientKey(c),
+                new SplittableRandom(seed ^ (0xC2B2AE3D27D4EB4FL * (c + 1))), net.clock(), events);
             clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
                 new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
-                options.thinkNanos(), options.kvKeys());
+                options.thinkNanos(), options.kvKeys(), b, context);
         }
         scheduleTick();
     }
@@ -244,6 +259,10 @@ public final class SimCluster {
         return clients[c];
     }
 
+    public ClientBehaviour clientBehaviour(int c) {
+        return clients[c].behaviour();
+    }
+
     public int clientCount() {
         return clients.length;
     }
@@ -252,7 +271,10 @@ public final class SimCluster {
         return memnodeUp[j];
     }
 
-    /** Every replica's {@link ReplicaNode#countersLine()} (or that it is down), one per line. */
+    /**
+     * Every replica's {@link ReplicaNode#countersLine()} (or that it is down), one per line; then one line of client
+     * counters per Byzantine client.
+     */
     public String countersLines() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < nodes.length; i++) {
@@ -260,6 +282,18 @@ public final class SimCluster {
             sb.append(nodes[i] != null ? nodes[i].countersLine() : NodeId.toString(NodeId.replica(i)) + " down");
             if (nodes[i] != null && net.nanoTime() < pausedUntil[i]) {
                 sb.append(" (paused)");
+            }
+        }
+        for (SimClient c : clients) {
+            if (!c.behaviour().correct()) {
+                org.ubft.consensus.client.ClientCounters k = c.core().counters();
+                sb.append('\n').append(NodeId.toString(NodeId.client(c.index()))).append(" (").append(c.behaviour())
+                    .append(") counters: submitted=").append(k.requestsSubmitted()).append(" completed=")
+                    .append(k.requestsCompleted()).append(" retransmissions=").append(k.retransmissions())
+                    .append(" signed_retransmissions=").append(k.signedRetransmissions()).append(" replies=")
+                    .append(k.repliesReceived()).append(" dropped_late=").append(k.droppedLate())
+                    .append(" dropped_unknown=").append(k.droppedUnknownNumber()).append(" dropped_conflicting=")
+                    .append(k.droppedConflicting());
             }
         }
         return sb.toString();

@@ -1,11 +1,15 @@
 package org.ubft.sim.scenario;
 
+import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
+import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.Forger;
+import org.ubft.sim.byzantine.LeaderOnlyClient;
+import org.ubft.sim.byzantine.ReplayingClient;
 import org.ubft.sim.byzantine.Silent;
 import org.ubft.sim.byzantine.StopAfterWillCommit;
 
@@ -20,7 +24,8 @@ import static org.ubft.sim.scenario.Scenarios.MS;
  * The {@code byz-*} scenarios: one Byzantine replica (f = 1) running a behaviour of {@code org.ubft.sim.byzantine}
  * from {@value #ATTACK_MS} ms of virtual time on, on bounded-latency links. Safety is checked among the two correct
  * replicas, and liveness from the attack on (GST): a Byzantine leader may force view changes, but afterwards every
- * correct client's request must be answered.
+ * correct client's request must be answered. The {@code byz-client-*} scenarios make client 0 Byzantine instead
+ * ({@link ClientBehaviour}): every replica is correct, client 1's requests must be answered, client 0's need not.
  */
 public final class ByzantineScenarios {
     /** When the attacks start (virtual ms). */
@@ -97,8 +102,29 @@ public final class ByzantineScenarios {
     public static final Scenario FORGING_LEADER = byz("byz-forging-leader",
         "the leader of view 0 forges as byz-forger does", 0, () -> new Forger(FROM, 200_000));
 
+    /** A scenario whose client 0 runs {@code behaviour} (client 1 and every replica are correct). */
+    private static Scenario byzClient(String name, String description, Supplier<ClientBehaviour> behaviour) {
+        return Scenario.of(name, description, (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withClientBehaviours(() -> new ClientBehaviour[] {behaviour.get()});
+    }
+
+    public static final Scenario CLIENT_LEADER_ONLY = byzClient("byz-client-leader-only",
+        "client 0 sends its requests (and signed retransmissions) only to the leader of view 0 from 5 ms on; client 1"
+            + " must stay live", () -> new LeaderOnlyClient(0, FROM));
+
+    public static final Scenario CLIENT_EQUIVOCATE = byzClient("byz-client-equivocate",
+        "client 0 sends a different request under the same request number to each replica from 5 ms on (re-signed"
+            + " when signed): one request per number executes, the same everywhere", () -> new EquivocatingClient(FROM));
+
+    public static final Scenario CLIENT_REPLAY = byzClient("byz-client-replay",
+        "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
+            + " payload (signed or not): no number executes twice", () -> new ReplayingClient(FROM));
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER);
+        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY);
 }
