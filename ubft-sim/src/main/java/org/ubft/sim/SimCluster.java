@@ -116,7 +116,7 @@ public final class SimCluster {
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
         // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
         SlotContext slot = new SlotContext(i, incarnations[i], cluster, keys.replicaKey(i),
-            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock());
+            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock(), net);
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
             ReplicaNode.ctbcastOptions(config), keys.consensusCrypto(i), keys.ctbcastCrypto(i), net.clock(),
             output -> behaviours[i].wrapOutput(output, slot));
@@ -272,7 +272,8 @@ public final class SimCluster {
     }
 
     /**
-     * Every replica's {@link ReplicaNode#countersLine()} (or that it is down), one per line; then one line of client
+     * Every replica's {@link ReplicaNode#countersLine()} (or that it is down) with its register reader's counts of
+     * Byzantine answers and invalid sub-registers, one per line; then one line of client
      * counters per Byzantine client.
      */
     public String countersLines() {
@@ -280,6 +281,11 @@ public final class SimCluster {
         for (int i = 0; i < nodes.length; i++) {
             sb.append(sb.length() == 0 ? "" : "\n");
             sb.append(nodes[i] != null ? nodes[i].countersLine() : NodeId.toString(NodeId.replica(i)) + " down");
+            if (nodes[i] != null) {
+                var reader = nodes[i].ctbcast().registers().reader();
+                sb.append(" register_byzantine_answers=").append(reader.byzantineAnswers())
+                    .append(" register_invalid_subregisters=").append(reader.invalidSubRegisters());
+            }
             if (nodes[i] != null && net.nanoTime() < pausedUntil[i]) {
                 sb.append(" (paused)");
             }

@@ -1,7 +1,9 @@
 package org.ubft.sim.scenario;
 
+import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
+import org.ubft.sim.SimOptions;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
@@ -9,6 +11,7 @@ import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.Forger;
 import org.ubft.sim.byzantine.LeaderOnlyClient;
+import org.ubft.sim.byzantine.RegisterWriter;
 import org.ubft.sim.byzantine.ReplayingClient;
 import org.ubft.sim.byzantine.Silent;
 import org.ubft.sim.byzantine.StopAfterWillCommit;
@@ -102,6 +105,17 @@ public final class ByzantineScenarios {
     public static final Scenario FORGING_LEADER = byz("byz-forging-leader",
         "the leader of view 0 forges as byz-forger does", 0, () -> new Forger(FROM, 200_000));
 
+    public static final Scenario REGISTER_WRITER = byz("byz-register-writer",
+        "a follower corrupts the checksum of every register sub-register it writes from 5 ms on; replicas run on the"
+            + " slow path, which reads the registers", 2, () -> new RegisterWriter(RegisterWriter.Mode.BOGUS_CHECKSUM, FROM))
+        .withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW));
+
+    public static final Scenario REGISTER_WRITER_NO_COOLDOWN = byz("byz-register-writer-no-cooldown",
+        "a follower writes each register sub-register's bytes to the other sub-register too, at once (no cooldown,"
+            + " equal timestamps), from 5 ms on; replicas run on the slow path", 2,
+        () -> new RegisterWriter(RegisterWriter.Mode.NO_COOLDOWN, FROM))
+        .withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW));
+
     /** A scenario whose client 0 runs {@code behaviour} (client 1 and every replica are correct). */
     private static Scenario byzClient(String name, String description, Supplier<ClientBehaviour> behaviour) {
         return Scenario.of(name, description, (c, r) -> {
@@ -126,5 +140,6 @@ public final class ByzantineScenarios {
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY);
+        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
+        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN);
 }
