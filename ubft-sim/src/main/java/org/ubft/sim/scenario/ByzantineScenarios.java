@@ -116,26 +116,31 @@ public final class ByzantineScenarios {
         () -> new RegisterWriter(RegisterWriter.Mode.NO_COOLDOWN, FROM))
         .withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW));
 
-    /** A scenario whose client 0 runs {@code behaviour} (client 1 and every replica are correct). */
-    private static Scenario byzClient(String name, String description, Supplier<ClientBehaviour> behaviour) {
+    /**
+     * A scenario whose client 0 runs {@code behaviour} (client 1 and every replica are correct); clients submit for
+     * {@code submitting} after the attack starts.
+     */
+    private static Scenario byzClient(String name, String description, long submitting,
+                                      Supplier<ClientBehaviour> behaviour) {
         return Scenario.of(name, description, (c, r) -> {
             Faults.synchronous(c, r);
             long gst = ATTACK_MS * MS;
-            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+            return new Plan(gst, gst + submitting + LIVENESS_BOUND, LIVENESS_BOUND);
         }).withClientBehaviours(() -> new ClientBehaviour[] {behaviour.get()});
     }
 
     public static final Scenario CLIENT_LEADER_ONLY = byzClient("byz-client-leader-only",
         "client 0 sends its requests (and signed retransmissions) only to the leader of view 0 from 5 ms on; client 1"
-            + " must stay live", () -> new LeaderOnlyClient(0, FROM));
+            + " must stay live", AFTER_GST, () -> new LeaderOnlyClient(0, FROM));
 
     public static final Scenario CLIENT_EQUIVOCATE = byzClient("byz-client-equivocate",
         "client 0 sends a different request under the same request number to each replica from 5 ms on (re-signed"
-            + " when signed): one request per number executes, the same everywhere", () -> new EquivocatingClient(FROM));
+            + " when signed): one request per number executes, the same everywhere; the followers suspect the leader,"
+            + " so clients submit for 60 ms", 3 * AFTER_GST, () -> new EquivocatingClient(FROM));
 
     public static final Scenario CLIENT_REPLAY = byzClient("byz-client-replay",
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
-            + " payload (signed or not): no number executes twice", () -> new ReplayingClient(FROM));
+            + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
 
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
