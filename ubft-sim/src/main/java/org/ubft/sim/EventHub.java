@@ -20,6 +20,13 @@ public final class EventHub implements SimEvents {
     }
 
     @Override
+    public void sent(long time, int client, long seq, long number, int replica, byte[] payload) {
+        for (SimEvents l : listeners) {
+            l.sent(time, client, seq, number, replica, payload);
+        }
+    }
+
+    @Override
     public void executed(long time, int replica, long position, byte[] payload) {
         for (SimEvents l : listeners) {
             l.executed(time, replica, position, payload);

@@ -26,6 +26,8 @@ import java.util.SplittableRandom;
  * <p>The workload: random fill bytes, or with {@code kvKeys > 0} random key-value operations on keys 1..kvKeys
  * ({@link #nextKvOp}: 35% GET, 25% PUT, 25% INCR, 15% CAS, whose expected value is mostly the last value this client
  * saw for the key, so that some succeed), carried as the request's body ({@link Payloads#body}).
+ *
+ * <p>Its {@link ClientBehaviour} (correct by default) sees the core's REQUESTs on their way to each replica.
  */
 public final class SimClient {
     private final int index;
@@ -46,11 +48,13 @@ public final class SimClient {
     private final int kvKeys;
     private final long[] outstandingKey;
     private final long[] lastSeen;
+    private final ClientBehaviour behaviour;
     private long nextSeq = 1;
     private long submitUntil = Long.MAX_VALUE;
 
     SimClient(SimNetwork net, ClusterConfig cluster, int index, int inFlight, SigningKey key, SimEvents events,
-              SplittableRandom random, long initialTimeoutNanos, long maxTimeoutNanos, long thinkNanos, int kvKeys) {
+              SplittableRandom random, long initialTimeoutNanos, long maxTimeoutNanos, long thinkNanos, int kvKeys,
+              ClientBehaviour behaviour, ClientContext context) {
         this.index = index;
         this.kvKeys = kvKeys;
         this.outstandingKey = new long[inFlight];
@@ -75,8 +79,9 @@ public final class SimClient {
             (replica, b, off, len) -> ref[0].onReply(replica, b, off, len));
         this.core = new ClientCore(new ClientCore.Config(index, cluster.n(), cluster.f() + 1, maxPayload,
             ClientLinks.maxReplyBody(config.maxPayloadBytes()), inFlight, initialTimeoutNanos, maxTimeoutNanos),
-            clock, () -> 1, links::send, key::sign, this::onComplete);
+            clock, () -> 1, behaviour.wrapPort(links::send, context), key::sign, this::onComplete);
         ref[0] = core;
+        this.behaviour = behaviour;
     }
 
     /** One duty cycle: the links, retransmissions, then new submissions up to the in-flight target. */
@@ -184,6 +189,10 @@ public final class SimClient {
 
     public int index() {
         return index;
+    }
+
+    public ClientBehaviour behaviour() {
+        return behaviour;
     }
 
     public ClientCore core() {

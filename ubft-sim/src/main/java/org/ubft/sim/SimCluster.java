@@ -56,6 +56,16 @@ public final class SimCluster {
      * @param behaviours one per replica slot; missing or {@code null} entries are {@link ReplicaBehaviour#CORRECT}
      */
     public SimCluster(SimOptions options, long seed, SimEvents events, ReplicaBehaviour... behaviours) {
+        this(options, seed, events, behaviours, new ClientBehaviour[0]);
+    }
+
+    /**
+     * Starts the cluster at virtual time 0, with Byzantine clients.
+     *
+     * @param clientBehaviours one per client slot; missing or {@code null} entries are {@link ClientBehaviour#CORRECT}
+     */
+    public SimCluster(SimOptions options, long seed, SimEvents events, ReplicaBehaviour[] behaviours,
+                      ClientBehaviour[] clientBehaviours) {
         this.options = options;
         this.cluster = options.cluster();
         this.events = events;
@@ -83,9 +93,14 @@ public final class SimCluster {
         }
         this.clients = new SimClient[cluster.clientCount()];
         for (int c = 0; c < clients.length; c++) {
+            ClientBehaviour b = c < clientBehaviours.length && clientBehaviours[c] != null ? clientBehaviours[c]
+                : ClientBehaviour.CORRECT;
+            // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
+            ClientContext context = new ClientContext(c, cluster, keys.clientKey(c),
+                new SplittableRandom(seed ^ (0xC2B2AE3D27D4EB4FL * (c + 1))), net.clock(), events);
             clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
                 new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
-                options.thinkNanos(), options.kvKeys());
+                options.thinkNanos(), options.kvKeys(), b, context);
         }
         scheduleTick();
     }
@@ -101,7 +116,7 @@ public final class SimCluster {
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
         // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
         SlotContext slot = new SlotContext(i, incarnations[i], cluster, keys.replicaKey(i),
-            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock());
+            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock(), net);
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
             ReplicaNode.ctbcastOptions(config), keys.consensusCrypto(i), keys.ctbcastCrypto(i), net.clock(),
             output -> behaviours[i].wrapOutput(output, slot));
@@ -244,6 +259,10 @@ public final class SimCluster {
         return clients[c];
     }
 
+    public ClientBehaviour clientBehaviour(int c) {
+        return clients[c].behaviour();
+    }
+
     public int clientCount() {
         return clients.length;
     }
@@ -252,14 +271,35 @@ public final class SimCluster {
         return memnodeUp[j];
     }
 
-    /** Every replica's {@link ReplicaNode#countersLine()} (or that it is down), one per line. */
+    /**
+     * Every replica's {@link ReplicaNode#countersLine()} (or that it is down) with its register reader's counts of
+     * Byzantine answers and invalid sub-registers, one per line; then one line of client
+     * counters per Byzantine client.
+     */
     public String countersLines() {
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < nodes.length; i++) {
             sb.append(sb.length() == 0 ? "" : "\n");
             sb.append(nodes[i] != null ? nodes[i].countersLine() : NodeId.toString(NodeId.replica(i)) + " down");
+            if (nodes[i] != null) {
+                var reader = nodes[i].ctbcast().registers().reader();
+                sb.append(" register_byzantine_answers=").append(reader.byzantineAnswers())
+                    .append(" register_invalid_subregisters=").append(reader.invalidSubRegisters());
+            }
             if (nodes[i] != null && net.nanoTime() < pausedUntil[i]) {
                 sb.append(" (paused)");
+            }
+        }
+        for (SimClient c : clients) {
+            if (!c.behaviour().correct()) {
+                org.ubft.consensus.client.ClientCounters k = c.core().counters();
+                sb.append('\n').append(NodeId.toString(NodeId.client(c.index()))).append(" (").append(c.behaviour())
+                    .append(") counters: submitted=").append(k.requestsSubmitted()).append(" completed=")
+                    .append(k.requestsCompleted()).append(" retransmissions=").append(k.retransmissions())
+                    .append(" signed_retransmissions=").append(k.signedRetransmissions()).append(" replies=")
+                    .append(k.repliesReceived()).append(" dropped_late=").append(k.droppedLate())
+                    .append(" dropped_unknown=").append(k.droppedUnknownNumber()).append(" dropped_conflicting=")
+                    .append(k.droppedConflicting());
             }
         }
         return sb.toString();

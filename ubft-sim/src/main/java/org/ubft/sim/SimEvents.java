@@ -10,6 +10,13 @@ public interface SimEvents {
     default void submitted(long time, int client, long seq, long number, byte[] payload) {
     }
 
+    /**
+     * A Byzantine client sent {@code payload} (a variant of its workload request {@code seq}, under library number
+     * {@code number}) to replica {@code replica}: validity accepts the execution of any payload a client sent.
+     */
+    default void sent(long time, int client, long seq, long number, int replica, byte[] payload) {
+    }
+
     /** Replica {@code replica}'s application executed {@code payload} as its {@code position}-th request (from 0). */
     default void executed(long time, int replica, long position, byte[] payload) {
     }

@@ -48,6 +48,12 @@ public final class Trace implements SimEvents {
     }
 
     @Override
+    public void sent(long time, int client, long seq, long number, int replica, byte[] payload) {
+        line(time, client(client), "send", "c" + client + "#" + seq + " n=" + number + " to=replica-" + replica
+            + " d=" + Payloads.digest(payload));
+    }
+
+    @Override
     public void executed(long time, int replica, long position, byte[] payload) {
         Payloads.RequestId id = Payloads.id(payload);
         line(time, replica(replica), "execute", "pos=" + position + " " + (id == null ? "?" : id) + " d="

@@ -45,4 +45,11 @@ class DeterminismTest {
         assertTrue(first.contains(" restore "), "the restarted follower restored a key-value snapshot");
         assertEquals(first, trace(Scenarios.KV_FOLLOWER_CRASH_RESTART, 9));
     }
+
+    @Test
+    void byzantineClientsAreDeterministicToo() {
+        String first = trace(org.ubft.sim.scenario.ByzantineScenarios.CLIENT_REPLAY, 5);
+        assertTrue(first.contains(" send "), "the replaying client's sends are traced");
+        assertEquals(first, trace(org.ubft.sim.scenario.ByzantineScenarios.CLIENT_REPLAY, 5));
+    }
 }

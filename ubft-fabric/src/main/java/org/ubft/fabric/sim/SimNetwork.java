@@ -22,7 +22,9 @@ import java.util.function.BooleanSupplier;
  * <p>Faults it injects: per-link latency distributions, whole operations dropped (they end
  * {@link Status#UNREACHABLE} after the operation timeout), partitions, node crash and restart, and torn
  * writes: a WRITE applied in two steps at 8-byte granularity, so that a READ arriving in between
- * returns a mix of old and new words.
+ * returns a mix of old and new words. For simulating a Byzantine writer (none by default): a node's
+ * {@link #writeTap} sees, and may change, each WRITE it posts, and {@link #injectWrite} adds a raw WRITE of a
+ * node that nobody waits for.
  */
 public final class SimNetwork {
     private final SplittableRandom random;
@@ -32,6 +34,13 @@ public final class SimNetwork {
     private final Map<Long, LatencyModel> linkLatency = new HashMap<>();
     private final Map<Long, Double> linkDrop = new HashMap<>();
     private final Set<Long> cutLinks = new HashSet<>();
+    private final Map<Integer, WriteTap> writeTaps = new HashMap<>();
+
+    /** Sees each WRITE a node posts, as it posts it, and may change the bytes it writes ({@code data}, in place). */
+    @FunctionalInterface
+    public interface WriteTap {
+        void onWrite(int owner, int regionId, int offset, byte[] data);
+    }
     private LatencyModel defaultLatency = LatencyModel.uniform(800, 1_200);
     private long operationTimeoutNanos = 1_000_000;
     private double tornWriteProbability;
@@ -223,9 +232,50 @@ public final class SimNetwork {
 
     // ---- operations --------------------------------------------------------------------------------
 
+    /** Taps node {@code node}'s WRITEs ({@code null}: no more). */
+    public SimNetwork writeTap(int node, WriteTap tap) {
+        if (tap == null) {
+            writeTaps.remove(node);
+        } else {
+            writeTaps.put(node, tap);
+        }
+        return this;
+    }
+
+    /**
+     * A raw WRITE of {@code data} by node {@code from} to {@code owner}'s region {@code regionId} at {@code offset},
+     * posted now, that nobody waits for (no completion): it arrives after the link's latency (unless dropped, or the
+     * link is cut) and is applied if {@code from} is up, the owner is up and lets {@code from} write there.
+     */
+    public void injectWrite(int from, int owner, int regionId, int offset, byte[] data) {
+        SimFabric poster = nodes.get(from);
+        if (poster == null || poster.isClosed()) {
+            return;
+        }
+        SimOperation op = new SimOperation(-1, poster, owner, regionId, offset, data.length, true, data.clone(),
+            null, 0);
+        Double drop = linkDrop.get(link(from, owner));
+        if (drop != null && random.nextDouble() < drop) {
+            return;
+        }
+        events.add(new Event(clock.now + latency(from, owner), nextEventSeq++, () -> {
+            SimFabric target = nodes.get(owner);
+            if (!poster.isClosed() && target != null && !cutLinks.contains(link(from, owner))) {
+                SimRegion region = target.regionFor(op);
+                if (region != null) {
+                    region.apply(op);
+                }
+            }
+        }));
+    }
+
     void post(SimOperation op) {
         long postedAt = clock.now;
         int from = op.poster.localNode();
+        WriteTap tap = op.isWrite ? writeTaps.get(from) : null;
+        if (tap != null) {
+            tap.onWrite(op.owner, op.regionId, op.offset, op.data);
+        }
         SimQueuePair qp = op.poster.queuePair(op.owner, op.regionId);
         qp.inFlight.addLast(op);
         schedule(operationTimeoutNanos, () -> finish(op, Status.UNREACHABLE));

@@ -211,4 +211,45 @@ class SimNetworkTest {
         assertEquals(5_000, firedAt[0]);
         assertEquals(5_000, net.clock().nanoTime());
     }
+
+    @Test
+    void aWriteTapChangesWhatANodeWritesAndInjectedWritesLandWithoutACompletion() {
+        SimNetwork net = twoNodes(5).defaultLatency(LatencyModel.constant(1_000));
+        SimFabricTestbed tb = new SimFabricTestbed(net);
+        SimFabric a = (SimFabric) reopen(net, A);
+        SimFabric b = (SimFabric) reopen(net, B);
+        Completions ca = new Completions(tb, a);
+        Completions cb = new Completions(tb, b);
+        int[] tapped = new int[1];
+        net.writeTap(A, (owner, region, offset, data) -> {
+            assertEquals(OWNER, owner);
+            data[0] = 42;
+            tapped[0]++;
+        });
+        UnsafeBuffer src = new UnsafeBuffer(new byte[16]);
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[16]);
+        src.setMemory(0, 16, (byte) 7);
+        a.write(1, OWNER, REGION, 0, src, 0, 16);
+        assertEquals(Status.SUCCESS, ca.await(1));
+        b.read(2, OWNER, REGION, 0, dst, 0, 16);
+        assertEquals(Status.SUCCESS, cb.await(2));
+        assertEquals(1, tapped[0]);
+        assertEquals(42, dst.getByte(0), "the tap changed the written bytes");
+        assertEquals(7, dst.getByte(1));
+        assertEquals(7, src.getByte(0), "not the poster's buffer");
+
+        net.writeTap(A, null);
+        net.injectWrite(A, OWNER, REGION, 64, new byte[] {9, 9});
+        net.injectWrite(B, OWNER, REGION, 128, new byte[] {9, 9}); // B may only read: not applied
+        net.runFor(5_000);
+        b.read(3, OWNER, REGION, 64, dst, 0, 16);
+        assertEquals(Status.SUCCESS, cb.await(3));
+        assertEquals(9, dst.getByte(0));
+        b.read(4, OWNER, REGION, 128, dst, 0, 16);
+        assertEquals(Status.SUCCESS, cb.await(4));
+        assertEquals(0, dst.getByte(0));
+        a.write(5, OWNER, REGION, 0, src, 0, 16);
+        assertEquals(Status.SUCCESS, ca.await(5));
+        assertEquals(1, tapped[0], "no tap any more");
+    }
 }

@@ -1,11 +1,18 @@
 package org.ubft.sim.scenario;
 
+import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
+import org.ubft.sim.SimOptions;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
+import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.Forger;
+import org.ubft.sim.byzantine.LeaderOnlyClient;
+import org.ubft.sim.byzantine.RegisterWriter;
+import org.ubft.sim.byzantine.ReplayingClient;
 import org.ubft.sim.byzantine.Silent;
 import org.ubft.sim.byzantine.StopAfterWillCommit;
 
@@ -20,7 +27,8 @@ import static org.ubft.sim.scenario.Scenarios.MS;
  * The {@code byz-*} scenarios: one Byzantine replica (f = 1) running a behaviour of {@code org.ubft.sim.byzantine}
  * from {@value #ATTACK_MS} ms of virtual time on, on bounded-latency links. Safety is checked among the two correct
  * replicas, and liveness from the attack on (GST): a Byzantine leader may force view changes, but afterwards every
- * correct client's request must be answered.
+ * correct client's request must be answered. The {@code byz-client-*} scenarios make client 0 Byzantine instead
+ * ({@link ClientBehaviour}): every replica is correct, client 1's requests must be answered, client 0's need not.
  */
 public final class ByzantineScenarios {
     /** When the attacks start (virtual ms). */
@@ -97,8 +105,46 @@ public final class ByzantineScenarios {
     public static final Scenario FORGING_LEADER = byz("byz-forging-leader",
         "the leader of view 0 forges as byz-forger does", 0, () -> new Forger(FROM, 200_000));
 
+    public static final Scenario REGISTER_WRITER = byz("byz-register-writer",
+        "a follower corrupts the checksum of every register sub-register it writes from 5 ms on; replicas run on the"
+            + " slow path, which reads the registers", 2, () -> new RegisterWriter(RegisterWriter.Mode.BOGUS_CHECKSUM, FROM))
+        .withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW));
+
+    public static final Scenario REGISTER_WRITER_NO_COOLDOWN = byz("byz-register-writer-no-cooldown",
+        "a follower writes each register sub-register's bytes to the other sub-register too, at once (no cooldown,"
+            + " equal timestamps), from 5 ms on; replicas run on the slow path", 2,
+        () -> new RegisterWriter(RegisterWriter.Mode.NO_COOLDOWN, FROM))
+        .withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW));
+
+    /**
+     * A scenario whose client 0 runs {@code behaviour} (client 1 and every replica are correct); clients submit for
+     * {@code submitting} after the attack starts.
+     */
+    private static Scenario byzClient(String name, String description, long submitting,
+                                      Supplier<ClientBehaviour> behaviour) {
+        return Scenario.of(name, description, (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + submitting + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withClientBehaviours(() -> new ClientBehaviour[] {behaviour.get()});
+    }
+
+    public static final Scenario CLIENT_LEADER_ONLY = byzClient("byz-client-leader-only",
+        "client 0 sends its requests (and signed retransmissions) only to the leader of view 0 from 5 ms on; client 1"
+            + " must stay live", AFTER_GST, () -> new LeaderOnlyClient(0, FROM));
+
+    public static final Scenario CLIENT_EQUIVOCATE = byzClient("byz-client-equivocate",
+        "client 0 sends a different request under the same request number to each replica from 5 ms on (re-signed"
+            + " when signed): one request per number executes, the same everywhere; the followers suspect the leader,"
+            + " so clients submit for 100 ms", 5 * AFTER_GST, () -> new EquivocatingClient(FROM));
+
+    public static final Scenario CLIENT_REPLAY = byzClient("byz-client-replay",
+        "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
+            + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER);
+        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
+        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN);
 }

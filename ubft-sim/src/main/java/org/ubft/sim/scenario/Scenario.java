@@ -1,5 +1,6 @@
 package org.ubft.sim.scenario;
 
+import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
 import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
@@ -12,12 +13,14 @@ import java.util.function.Supplier;
  * A named, seeded experiment: the cluster's options, the behaviour of each replica slot (made afresh for
  * every run: the plug-in point for Byzantine behaviours, {@link ReplicaBehaviour}), and a planner that sets the
  * run's network conditions and schedules its faults on the cluster (drawing every choice from the run's random
- * source) and returns the {@link Plan}. {@code liveness} says whether the faults stay within the tolerance, so that
+ * source) and returns the {@link Plan}; and the behaviour of each client slot ({@link ClientBehaviour}: Byzantine
+ * clients). {@code liveness} says whether the faults stay within the tolerance, so that
  * liveness after GST is an obligation; safety (agreement, validity, no duplicate execution) and bounded memory are
  * always checked.
  */
 public record Scenario(String name, String description, Function<SplittableRandom, SimOptions> options,
-                       Supplier<ReplicaBehaviour[]> behaviours, Planner planner, boolean liveness) {
+                       Supplier<ReplicaBehaviour[]> behaviours, Planner planner, boolean liveness,
+                       Supplier<ClientBehaviour[]> clientBehaviours) {
 
     /** Sets up one run on a started cluster. */
     @FunctionalInterface
@@ -27,11 +30,11 @@ public record Scenario(String name, String description, Function<SplittableRando
 
     public static Scenario of(String name, String description, Planner planner) {
         return new Scenario(name, description, r -> SimOptions.defaults(), () -> new ReplicaBehaviour[0], planner,
-            true);
+            true, () -> new ClientBehaviour[0]);
     }
 
     public Scenario withOptions(Function<SplittableRandom, SimOptions> o) {
-        return new Scenario(name, description, o, behaviours, planner, liveness);
+        return new Scenario(name, description, o, behaviours, planner, liveness, clientBehaviours);
     }
 
     /** The same behaviours (stateless ones) in every run; {@code null} entries are correct. */
@@ -42,23 +45,28 @@ public record Scenario(String name, String description, Function<SplittableRando
 
     /** Fresh behaviours for every run, from {@code perRun} (for behaviours with state). */
     public Scenario withBehaviours(Supplier<ReplicaBehaviour[]> perRun) {
-        return new Scenario(name, description, options, perRun, planner, liveness);
+        return new Scenario(name, description, options, perRun, planner, liveness, clientBehaviours);
+    }
+
+    /** Fresh client behaviours for every run (Byzantine clients); {@code null} entries are correct. */
+    public Scenario withClientBehaviours(Supplier<ClientBehaviour[]> perRun) {
+        return new Scenario(name, description, options, behaviours, planner, liveness, perRun);
     }
 
     /** The same faults, but liveness is not an obligation (more faults than the cluster tolerates). */
     public Scenario withoutLiveness() {
-        return new Scenario(name, description, options, behaviours, planner, false);
+        return new Scenario(name, description, options, behaviours, planner, false, clientBehaviours);
     }
 
     public Scenario withLiveness() {
-        return new Scenario(name, description, options, behaviours, planner, true);
+        return new Scenario(name, description, options, behaviours, planner, true, clientBehaviours);
     }
 
     public Scenario described(String newDescription) {
-        return new Scenario(name, newDescription, options, behaviours, planner, liveness);
+        return new Scenario(name, newDescription, options, behaviours, planner, liveness, clientBehaviours);
     }
 
     public Scenario named(String newName) {
-        return new Scenario(newName, description, options, behaviours, planner, liveness);
+        return new Scenario(newName, description, options, behaviours, planner, liveness, clientBehaviours);
     }
 }

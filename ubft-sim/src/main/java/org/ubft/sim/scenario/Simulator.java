@@ -52,7 +52,8 @@ public final class Simulator {
         List<Checker> checkers = new ArrayList<>(List.of(new AgreementChecker(violations, correct),
             new ValidityChecker(violations, correct), new NoDuplicateChecker(violations, correct),
             new ExceptionChecker(violations, correct)));
-        SimCluster cluster = new SimCluster(options, clusterSeed, hub, scenario.behaviours().get());
+        SimCluster cluster = new SimCluster(options, clusterSeed, hub, scenario.behaviours().get(),
+            scenario.clientBehaviours().get());
         ref[0] = cluster;
         Plan plan = scenario.planner().plan(cluster, planRandom);
         cluster.stopSubmitting(plan.stopSubmitting());
@@ -61,7 +62,8 @@ public final class Simulator {
             checkers.add(new KvLinearizabilityChecker(violations));
         }
         if (scenario.liveness()) {
-            checkers.add(new LivenessChecker(violations, plan.gst(), plan.livenessBound(), cluster::countersLines));
+            checkers.add(new LivenessChecker(violations, plan.gst(), plan.livenessBound(), cluster::countersLines,
+                c -> cluster.clientBehaviour(c).correct()));
         }
         for (Checker c : checkers) {
             hub.add(c);
@@ -80,6 +82,9 @@ public final class Simulator {
         long submitted = 0;
         long accepted = 0;
         for (int c = 0; c < cluster.clientCount(); c++) {
+            if (!cluster.clientBehaviour(c).correct()) {
+                continue; // a Byzantine client's requests need not complete
+            }
             submitted += cluster.client(c).submitted();
             accepted += cluster.client(c).core().counters().requestsCompleted();
         }

@@ -116,4 +116,21 @@ class ByzantineBehavioursTest {
         attackFailsSafely(ByzantineScenarios.FORGING_LEADER,
             p -> p.counter(1, "INVALID_COMMIT") > 0 && p.counter(2, "INVALID_COMMIT") > 0);
     }
+
+    /**
+     * The writer withholds its LOCKED echoes, so the correct replicas take CTBcast's slow path and read its registers:
+     * their register readers find the bogus sub-registers and ignore them.
+     */
+    @Test
+    void bogusRegisterChecksumsAreIgnoredByTheReaders() {
+        attackFailsSafely(ByzantineScenarios.REGISTER_WRITER,
+            p -> p.counter(0, "register_invalid_subregisters") > 0 && p.counter(1, "register_invalid_subregisters") > 0);
+    }
+
+    /** Both sub-registers written at once (equal timestamps): the readers take the answer as a Byzantine writer's. */
+    @Test
+    void bothSubRegistersWrittenWithinTheCooldownAreTakenAsByzantine() {
+        attackFailsSafely(ByzantineScenarios.REGISTER_WRITER_NO_COOLDOWN,
+            p -> p.counter(0, "register_byzantine_answers") > 0 && p.counter(1, "register_byzantine_answers") > 0);
+    }
 }

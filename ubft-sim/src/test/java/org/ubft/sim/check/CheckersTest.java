@@ -99,6 +99,33 @@ class CheckersTest {
     }
 
     @Test
+    void validityAcceptsWhatAByzantineClientReallySentToSomeReplicaOnly() {
+        Violations v = new Violations();
+        ValidityChecker c = new ValidityChecker(v, i -> true);
+        byte[] variant = Payloads.request(0, 1, new byte[] {9, 9});
+        byte[] other = Payloads.request(0, 1, new byte[] {7});
+        c.submitted(1, 0, 1, 10, A);
+        c.sent(2, 0, 1, 10, 2, variant);
+        c.sent(3, 1, 1, 10, 2, other); // client 1 cannot send client 0's request: not recorded
+        c.executed(4, 0, 0, A);
+        c.executed(5, 1, 0, variant);
+        assertTrue(v.isEmpty(), v.kept().toString());
+        c.executed(6, 2, 0, other);
+        assertEquals(1, v.total(), v.kept().toString());
+    }
+
+    @Test
+    void livenessIgnoresTheRequestsOfAByzantineClient() {
+        Violations v = new Violations();
+        LivenessChecker c = new LivenessChecker(v, 100, 50, () -> "COUNTERS", client -> client != 0);
+        c.submitted(10, 0, 1, 1, A);
+        c.submitted(10, 1, 1, 2, B);
+        c.finish(1_000);
+        assertEquals(1, v.total(), v.kept().toString());
+        assertTrue(v.kept().get(0).message().startsWith("request c1#1"), v.kept().toString());
+    }
+
+    @Test
     void violationsKeepTheFirstFewOfEachChecker() {
         Violations v = new Violations();
         for (int i = 0; i < 20; i++) {

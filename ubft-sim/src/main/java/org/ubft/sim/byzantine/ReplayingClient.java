@@ -1,0 +1,61 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.client.ClientCore;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.sim.ClientContext;
+import org.ubft.sim.Payloads;
+
+/**
+ * A client that replays its old request numbers with different payloads, from virtual time {@code from} on: after
+ * each new request it sends, to every replica, one of its last {@value #REMEMBERED} earlier numbers (chosen at random)
+ * again, carrying a new payload for that request (signed with the client's key or not, at random). A replica must not
+ * execute a number twice, nor a second payload for it: it answers with its cached reply, or drops the replay.
+ */
+public final class ReplayingClient extends ByzantineClient {
+    static final int REMEMBERED = 32;
+
+    private final long from;
+    private final long[] numbers = new long[REMEMBERED];
+    private final long[] seqs = new long[REMEMBERED];
+    private int remembered;
+    private long highest;
+
+    public ReplayingClient(long from) {
+        super("replaying-client");
+        this.from = from;
+    }
+
+    @Override
+    public ClientCore.Port wrapPort(ClientCore.Port port, ClientContext client) {
+        return (replica, b, off, len) -> {
+            port.send(replica, b, off, len);
+            long number = ClientWire.number(b, off);
+            Payloads.RequestId id = Payloads.id(ClientRequests.payload(b, off));
+            if (number <= highest || id == null || replica != client.cluster().n() - 1) {
+                return; // a retransmission, or not yet sent to every replica
+            }
+            highest = number;
+            if (client.now() >= from && remembered > 0) {
+                replay(port, client);
+            }
+            numbers[remembered % REMEMBERED] = number;
+            seqs[remembered % REMEMBERED] = id.seq();
+            remembered++;
+        };
+    }
+
+    private void replay(ClientCore.Port port, ClientContext client) {
+        int k = client.random().nextInt(Math.min(remembered, REMEMBERED));
+        long number = numbers[k];
+        long seq = seqs[k];
+        byte[] payload = ClientRequests.variant(client.client(), seq, null, client.random());
+        boolean signed = client.random().nextBoolean();
+        UnsafeBuffer m = ClientRequests.request(client.client(), number, payload, signed ? client.key() : null);
+        acted();
+        for (int r = 0; r < client.cluster().n(); r++) {
+            client.events().sent(client.now(), client.client(), seq, number, r, payload);
+            port.send(r, m, 0, m.capacity());
+        }
+    }
+}
