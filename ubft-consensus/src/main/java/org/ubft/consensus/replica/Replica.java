@@ -830,29 +830,13 @@ public final class Replica {
         if (sentCommit[i] == view || prepView[i] != view || !canBroadcast()) {
             return; // (deferred: retried when a summary unblocks CTBcast)
         }
-        int matching = 0;
-        for (int q = 0; q < n; q++) {
-            int share = i * n + q;
-            if (shareView[share] == view + 1 && Arrays.equals(shareDigest, share * 32, share * 32 + 32,
-                prepDigest, i * 32, i * 32 + 32)) {
-                matching++;
-            }
-        }
-        if (matching < config.quorum()) {
+        if (matchingShares(i, prepDigest, i * DIGEST_BYTES) < config.quorum()) {
             return;
         }
         sentCommit[i] = view;
         writer.wrap(send, 0).u8(ConsensusWire.COMMIT).i64(view).i64(s).i32(prepLength[i])
             .bytes(prepBatch, i * maxBatchBytes, prepLength[i]).u8(config.quorum());
-        int written = 0;
-        for (int q = 0; q < n && written < config.quorum(); q++) {
-            int share = i * n + q;
-            if (shareView[share] == view + 1 && Arrays.equals(shareDigest, share * 32, share * 32 + 32,
-                prepDigest, i * 32, i * 32 + 32)) {
-                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-                written++;
-            }
-        }
+        putShares(i, prepDigest, i * DIGEST_BYTES);
         broadcast(writer.length());
     }
 
@@ -1838,14 +1822,28 @@ public final class Replica {
     private int matchingShares(int i, byte[] d, int at) {
         int matching = 0;
         for (int q = 0; q < n; q++) {
-            int share = i * n + q;
-            if (shareView[share] == view + 1 && shareSlot[share] == slotNo[i]
-                && Arrays.equals(shareDigest, share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, d, at,
-                at + DIGEST_BYTES)) {
+            if (matchingShare(i * n + q, i, d, at)) {
                 matching++;
             }
         }
         return matching;
+    }
+
+    /** Writes f+1 of those shares (u16 signer, signature) at the writer's position: a certificate PΣ. */
+    private void putShares(int i, byte[] d, int at) {
+        int written = 0;
+        for (int q = 0; q < n && written < config.quorum(); q++) {
+            int share = i * n + q;
+            if (matchingShare(share, i, d, at)) {
+                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+                written++;
+            }
+        }
+    }
+
+    private boolean matchingShare(int share, int i, byte[] d, int at) {
+        return shareView[share] == view + 1 && shareSlot[share] == slotNo[i] && Arrays.equals(shareDigest,
+            share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, d, at, at + DIGEST_BYTES);
     }
 
     /** CERTIFICATE_REQUEST: answered with f+1 of this replica's shares of (view, slot, digest), if it has them. */
@@ -1867,15 +1865,7 @@ public final class Replica {
         }
         writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES)
             .u8(config.quorum());
-        int written = 0;
-        for (int q = 0; q < n && written < config.quorum(); q++) {
-            int share = i * n + q;
-            if (shareView[share] == view + 1 && shareSlot[share] == s && Arrays.equals(shareDigest,
-                share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, digest2, 0, DIGEST_BYTES)) {
-                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-                written++;
-            }
-        }
+        putShares(i, digest2, 0);
         out.send(from, send, 0, writer.length());
     }
 
