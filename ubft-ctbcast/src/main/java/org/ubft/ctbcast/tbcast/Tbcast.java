@@ -25,8 +25,9 @@ import org.ubft.ctbcast.link.PeerLinks;
  * from all receivers. Then, to broadcast a new message when the buffer is full, the broadcaster simply
  * makes room for it by evicting the oldest buffered message." Here: a ring of 2t preallocated slots,
  * message k in slot k mod 2t; per receiver, a bit per slot saying it acknowledged that slot's message;
- * every retransmission period, each buffered message goes again to each receiver that has not
- * acknowledged it. A receiver keeps, per broadcaster, a window of the 2t indices up to the highest seen
+ * once a receiver's retransmission timeout passed ({@link RetransmitTimeout}: its measured acknowledgement
+ * time, between the configured period and {@link #MAX_BACKOFF} periods), each buffered message goes again to
+ * it if it has not acknowledged it. A receiver keeps, per broadcaster, a window of the 2t indices up to the highest seen
  * ({@link DeliveryWindow}): it delivers an index of the window the first time it arrives, drops a second
  * copy (duplicate) and anything below the window (out of tail). Its acknowledgement (an {@link Envelope}
  * ack entry: the lowest undelivered index and a bitmap of the delivered ones above it) rides on every
@@ -40,7 +41,7 @@ import org.ubft.ctbcast.link.PeerLinks;
  * any stream sharing it, or a receiver slow to poll, laps older messages, and a WRITE lost to a fault is
  * never written again. So a message handed to the channel once may never arrive. Take (k, m) among the
  * last 2t messages of a correct broadcaster p that stops before k + 2t. (1) It is never evicted: only the
- * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per period (as soon as
+ * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per timeout, at most {@link #MAX_BACKOFF} periods (as soon as
  * the channel has room), to every receiver q that has not acknowledged it. (3) A correct q acknowledges exactly what it delivered, plus
  * indices below its window, which it will never deliver; but q's window ends at the highest index p sent,
  * which is below k + 2t, so k is inside it: q never dismisses k as out of tail, and p never takes it as
@@ -51,7 +52,8 @@ import org.ubft.ctbcast.link.PeerLinks;
  * Hence q delivers (k, m). (The tail is 2t for a CTBcast tail of t,
  * presumably because Algorithm 1 TBcast-broadcasts two messages, LOCK and SIGNED, per identifier.)
  * Memory stays bounded because eviction, not acknowledgement, frees a slot: a crashed or silent receiver
- * costs at most 2t retransmissions per period (and no more than its channel takes) and never blocks
+ * costs at most 2t retransmissions per timeout, a timeout that backs off to {@link #MAX_BACKOFF} periods (and no
+ * more than its channel takes), and never blocks
  * {@link #broadcast}.
  *
  * <h2>Delivery order</h2>
@@ -69,6 +71,8 @@ import org.ubft.ctbcast.link.PeerLinks;
 public final class Tbcast implements LinkStream {
     /** Indices stay below 2^62 (unreachable in practice; keeps arithmetic far from overflow). */
     public static final long MAX_INDEX = 1L << 62;
+    /** The retransmission timeout grows, by measurement or by backing off, to at most this many periods. */
+    public static final int MAX_BACKOFF = 64;
 
     private final PeerLinks links;
     private final int streamId;
@@ -78,6 +82,7 @@ public final class Tbcast implements LinkStream {
     private final int window;
     private final int maxBytes;
     private final int ackWords;
+    /** The shortest retransmission timeout (the configured period); a quarter of it paces a full channel. */
     private final long period;
 
     // ---- broadcaster ----
@@ -88,6 +93,10 @@ public final class Tbcast implements LinkStream {
     private final long[][] lastSent;
     /** Per receiver, per slot: the receiver acknowledged the slot's current message. */
     private final long[][] acked;
+    /** Per receiver, per slot: the slot's current message went to the receiver more than once (Karn: not timed). */
+    private final long[][] resent;
+    /** Per receiver: how long to wait for its acknowledgement before sending again. */
+    private final RetransmitTimeout[] timeouts;
     /** Per receiver: every index below this was acknowledged (highest valid ack base seen). */
     private final long[] settledBelow;
     private long nextIndex = 1;
@@ -138,11 +147,14 @@ public final class Tbcast implements LinkStream {
         this.lengths = new int[window];
         this.lastSent = new long[n][window];
         this.acked = new long[n][(window + 63) / 64];
+        this.resent = new long[n][(window + 63) / 64];
+        this.timeouts = new RetransmitTimeout[n];
         this.settledBelow = new long[n];
         this.windows = new DeliveryWindow[n];
         this.retransmittedTo = new long[n];
         for (int p = 0; p < n; p++) {
             windows[p] = new DeliveryWindow(window);
+            timeouts[p] = new RetransmitTimeout(period, period * MAX_BACKOFF);
             settledBelow[p] = 1;
         }
         links.register(this);
@@ -192,6 +204,7 @@ public final class Tbcast implements LinkStream {
         lengths[slot] = length;
         for (int r = 0; r < n; r++) {
             acked[r][slot >>> 6] &= ~(1L << slot);
+            resent[r][slot >>> 6] &= ~(1L << slot);
         }
         long now = links.clock().nanoTime();
         broadcasts++;
@@ -199,16 +212,18 @@ public final class Tbcast implements LinkStream {
             links.send(r, streamId, 0, k, buffer, at, length);
             lastSent[r][slot] = now;
             sent++;
+            arm(now + timeouts[r].timeout());
         }
-        arm(now + period);
         return k;
     }
 
     /**
-     * Retransmits, oldest first, each buffered message whose period elapsed to each receiver that did not
+     * Retransmits, oldest first, each buffered message whose timeout elapsed to each receiver that did not
      * acknowledge it, as far as the channel to that receiver has {@link PeerLinks#sendRoom room}: a
      * retransmission never evicts a fresher message from the channel, and a slow or dead receiver gets at
      * most a channel's worth at a time. A message that found no room is looked at again a quarter period later.
+     * The timeout is the receiver's own ({@link RetransmitTimeout}: its measured acknowledgement time, at least the
+     * configured period), and doubles after each round that retransmitted to it.
      */
     @Override
     public int doWork(long now) {
@@ -221,12 +236,14 @@ public final class Tbcast implements LinkStream {
         for (int r = 0; r < n; r++) {
             int room = -1; // asked lazily: most rounds find nothing due
             long[] sentAt = lastSent[r];
+            long timeout = timeouts[r].timeout();
+            boolean resentTo = false;
             for (long k = oldest; k < nextIndex; k++) {
                 int slot = slot(k);
                 if (isAcked(r, slot)) {
                     continue;
                 }
-                long due = sentAt[slot] + period;
+                long due = sentAt[slot] + timeout;
                 if (now - due >= 0) {
                     if (room < 0) {
                         room = links.sendRoom(r);
@@ -235,15 +252,20 @@ public final class Tbcast implements LinkStream {
                         links.send(r, streamId, Envelope.FLAG_RETRANSMISSION, k, buffer, slot * maxBytes, lengths[slot]);
                         room--;
                         sentAt[slot] = now;
+                        resent[r][slot >>> 6] |= 1L << slot;
+                        resentTo = true;
                         retransmitted++;
                         retransmittedTo[r]++;
                         work++;
-                        due = now + period;
+                        due = now + 2 * timeout;
                     } else {
                         due = now + Math.max(1, period / 4);
                     }
                 }
                 arm(due);
+            }
+            if (resentTo) {
+                timeouts[r].backOff();
             }
         }
         return work;
@@ -274,8 +296,10 @@ public final class Tbcast implements LinkStream {
         }
         acksReceived++;
         final long oldest = oldest();
+        final long now = links.clock().nanoTime();
+        long fastest = Long.MAX_VALUE; // the shortest acknowledgement time among messages sent once, newly acked
         for (long k = Math.max(oldest, settledBelow[from]), end = Math.min(base, nextIndex); k < end; k++) { // <= 2t
-            setAcked(from, slot(k));
+            fastest = Math.min(fastest, setAcked(from, slot(k), now));
         }
         settledBelow[from] = Math.max(settledBelow[from], base);
         for (int i = 0; i < words; i++) {
@@ -283,10 +307,13 @@ public final class Tbcast implements LinkStream {
             while (w != 0) {
                 long k = base + 1 + 64L * i + Long.numberOfTrailingZeros(w);
                 if (k >= oldest) {
-                    setAcked(from, slot(k));
+                    fastest = Math.min(fastest, setAcked(from, slot(k), now));
                 }
                 w &= w - 1;
             }
+        }
+        if (fastest != Long.MAX_VALUE) {
+            timeouts[from].sample(fastest);
         }
     }
 
@@ -355,8 +382,18 @@ public final class Tbcast implements LinkStream {
         return (acked[r][slot >>> 6] & (1L << slot)) != 0;
     }
 
-    private void setAcked(int r, int slot) {
-        acked[r][slot >>> 6] |= 1L << slot;
+    /**
+     * Marks the slot's message acknowledged by {@code r}; returns how long the acknowledgement took if it is new and
+     * the message went to {@code r} once, else {@link Long#MAX_VALUE} (nothing to measure).
+     */
+    private long setAcked(int r, int slot, long now) {
+        long bit = 1L << slot;
+        int word = slot >>> 6;
+        if ((acked[r][word] & bit) != 0) {
+            return Long.MAX_VALUE;
+        }
+        acked[r][word] |= bit;
+        return (resent[r][word] & bit) != 0 ? Long.MAX_VALUE : now - lastSent[r][slot];
     }
 
     private boolean ackedByAll(int slot) {
@@ -430,6 +467,11 @@ public final class Tbcast implements LinkStream {
     /** Retransmissions, all receivers together. */
     public long retransmitted() {
         return retransmitted;
+    }
+
+    /** The current retransmission timeout for member {@code receiver}, in nanoseconds ({@link RetransmitTimeout}). */
+    public long retransmitTimeoutNanos(int receiver) {
+        return timeouts[receiver].timeout();
     }
 
     /** Retransmissions to member {@code receiver}. */

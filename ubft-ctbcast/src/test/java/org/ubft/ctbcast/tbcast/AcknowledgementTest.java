@@ -67,7 +67,7 @@ class AcknowledgementTest {
     }
 
     @Test
-    void unacknowledgedMessagesAreRetransmittedEveryPeriodUntilAcknowledged() {
+    void unacknowledgedMessagesAreRetransmittedWithADoublingTimeoutUntilAcknowledged() {
         SimNetwork net = network();
         try (TbcastCluster c = cluster(net)) {
             c.running[2] = false; // silent: never polls, never acknowledges
@@ -81,7 +81,9 @@ class AcknowledgementTest {
             assertEquals(2, b.retransmittedTo(2), "one retransmission of each message after one period");
             assertEquals(0, b.retransmittedTo(1));
             c.runFor(2 * PERIOD);
-            assertEquals(6, b.retransmittedTo(2), "two more rounds");
+            assertEquals(4, b.retransmittedTo(2), "one more round, two periods after the first (the timeout doubled)");
+            c.runFor(4 * PERIOD);
+            assertEquals(6, b.retransmittedTo(2), "one more, four periods later");
             c.running[2] = true;
             assertTrue(c.runUntil(() -> b.unacknowledged(2) == 0, PERIOD / 2));
             assertTrue(c.delivered(2, 1, 0, 1) && c.delivered(2, 1, 0, 2));
