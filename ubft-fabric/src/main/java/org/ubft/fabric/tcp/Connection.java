@@ -88,6 +88,10 @@ abstract class Connection {
                 close("read failed: " + e.getMessage());
                 return false;
             }
+            agent.counters().increment(TcpCounters.Counter.SOCKET_READS);
+            if (n == 0) {
+                agent.counters().increment(TcpCounters.Counter.EMPTY_READS);
+            }
             if (n < 0) {
                 if (rx.available() > 0) {
                     agent.counters().increment(TcpCounters.Counter.MALFORMED_FRAMES);
@@ -97,8 +101,11 @@ abstract class Connection {
                 }
                 return false;
             }
+            // A read that left free room took everything the socket had: reading again would find nothing (an
+            // empty read is a system call, on every readiness event); if more comes, the selector says so.
+            boolean drained = !rx.isFull();
             handleFrames();
-            if (n == 0) {
+            if (n == 0 || drained) {
                 break;
             }
         }

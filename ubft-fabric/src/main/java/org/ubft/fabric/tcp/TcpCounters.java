@@ -54,7 +54,11 @@ public final class TcpCounters {
         /** READ and WRITE requests from peers that this node refused (ACCESS_DENIED). */
         REQUESTS_DENIED,
         /** Unexpected errors caught on the network thread (a bug, never a peer's doing). */
-        INTERNAL_ERRORS
+        INTERNAL_ERRORS,
+        /** Socket reads (system calls), including those that found nothing. */
+        SOCKET_READS,
+        /** Socket reads that found nothing: each a system call wasted. */
+        EMPTY_READS
     }
 
     private static final Counter[] COUNTERS = Counter.values();
