@@ -300,11 +300,22 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
-            + " links_malformed=" + ctbcast.links().malformed() + " tbcast_delivered=" + consensusTbcast.delivered()
+            + " links_malformed=" + ctbcast.links().malformed() + " links_sent=" + ctbcast.links().envelopesSent()
+            + " links_ack_only=" + ctbcast.links().ackEnvelopes() + " tbcast_retransmitted=" + tbcastRetransmitted()
+            + " tbcast_delivered=" + consensusTbcast.delivered()
             + " direct_received=" + direct.received() + " client_messages=" + clientLinks.messagesReceived()
             + " client_malformed=" + clientLinks.malformed() + " direct_in={" + byType(directIn) + "} direct_out={"
             + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}"
             + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
+    }
+
+    /** Messages every TBcast stream of this replica (CTBcast's and the consensus's) sent again for want of an ack. */
+    private long tbcastRetransmitted() {
+        long sum = consensusTbcast.retransmitted();
+        for (int p = 0; p < ctbcast.links().members(); p++) {
+            sum += ctbcast.stream(p).retransmitted();
+        }
+        return sum;
     }
 
     /** {@code type:count} of the non-zero entries, {@link org.ubft.consensus.wire.ConsensusWire} type numbers. */
