@@ -40,6 +40,11 @@ public final class StateTransferBridge implements StateTransferPort {
     }
 
     @Override
+    public void fetch(long checkpoint, byte[] digest, int source) {
+        transfer.fetch(checkpoint, digest, source);
+    }
+
+    @Override
     public void onMessage(int from, DirectBuffer buffer, int offset, int length) {
         transfer.onMessage(from, buffer, offset, length);
     }

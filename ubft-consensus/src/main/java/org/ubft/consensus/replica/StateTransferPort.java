@@ -32,6 +32,11 @@ public interface StateTransferPort {
 
     void fetch(long checkpoint, byte[] digest);
 
+    /** {@link #fetch(long, byte[])}, asking replica {@code source} first if it is a peer (any other value: no hint). */
+    default void fetch(long checkpoint, byte[] digest, int source) {
+        fetch(checkpoint, digest);
+    }
+
     void onMessage(int from, DirectBuffer buffer, int offset, int length);
 
     int doWork();

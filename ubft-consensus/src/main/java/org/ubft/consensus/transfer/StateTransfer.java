@@ -23,7 +23,8 @@ import java.util.SplittableRandom;
  * STATE_REQUEST for a kept checkpoint is answered with that chunk, any other checkpoint with STATE_UNAVAILABLE:
  * one message out per message in.
  *
- * <p><b>Fetching.</b> One peer at a time (the <i>source</i>, in an order drawn from the seed, never this replica)
+ * <p><b>Fetching.</b> One peer at a time (the <i>source</i>, in an order drawn from the seed, never this replica;
+ * first the peer the caller names, if any: the one that showed it the checkpoint, known to be up)
  * is asked for up to {@code chunksInFlight} chunks at once; only its answers are accepted. Chunk 0 is asked alone
  * first: it gives the snapshot's shape (chunk count, compressed and raw lengths). The fetch moves to the next peer when the source makes
  * no progress for {@code requestTimeoutNanos}, answers STATE_UNAVAILABLE, or contradicts its own shape. Chunks
@@ -245,6 +246,15 @@ public final class StateTransfer {
      * @throws IllegalArgumentException if {@code digest} is not 32 bytes
      */
     public void fetch(long checkpoint, byte[] digest) {
+        fetch(checkpoint, digest, -1);
+    }
+
+    /**
+     * {@link #fetch(long, byte[])}, asking peer {@code source} first when it is one (not this replica, in range):
+     * the caller knows it is up and holds the checkpoint (it just showed its certificate). If it does not answer,
+     * the fetch goes on through the peers in the seed's order as usual.
+     */
+    public void fetch(long checkpoint, byte[] digest, int source) {
         if (Objects.requireNonNull(digest, "digest").length != Fingerprints.FINGERPRINT_BYTES) {
             throw new IllegalArgumentException("digest must be " + Fingerprints.FINGERPRINT_BYTES + " bytes, not "
                 + digest.length);
@@ -257,7 +267,12 @@ public final class StateTransfer {
         System.arraycopy(digest, 0, targetDigest, 0, targetDigest.length);
         singleSource = false;
         resetCollected();
-        source = -1;
+        for (int i = 0; i < peers.length; i++) {
+            if (peers[i] == source) {
+                peerCursor = i;
+            }
+        }
+        this.source = -1;
         switchSource();
     }
 

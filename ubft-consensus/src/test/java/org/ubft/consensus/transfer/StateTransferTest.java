@@ -107,6 +107,30 @@ class StateTransferTest {
         assertTrue(startedOnSilent > 0 && startedOnSilent < SEEDS, "seeds never exercised both orders");
     }
 
+    /**
+     * The caller names a peer that is up (it just showed the checkpoint): the fetch asks it first, whatever the seed's
+     * order, so a silent peer costs nothing; without the hint some seeds start on the silent peer and wait a timeout.
+     */
+    @Test
+    void aNamedSourceIsAskedFirst() {
+        byte[] state = random(100 << 10, 5);
+        for (long seed = 0; seed < SEEDS; seed++) {
+            TransferCluster c = fetchCluster(seed, 4, state);
+            c.tamper[1] = (from, to, m) -> null; // silent
+            long t0 = c.clock.now;
+            c.nodes[0].fetch(4, TransferCluster.sha256(state), 2);
+            assertTrue(c.runUntil(() -> !c.nodes[0].fetching(), 5_000), "fetch did not complete");
+            assertArrayEquals(state, c.fetched.get(0).get(0).state());
+            assertEquals(2, c.firstSource(0), "seed " + seed);
+            assertEquals(0, c.nodes[0].retries(), "seed " + seed);
+            assertTrue(c.clock.now - t0 < CONFIG.requestTimeoutNanos(), "seed " + seed + " waited a timeout");
+        }
+        TransferCluster c = fetchCluster(0, 4, state);
+        c.nodes[0].fetch(4, TransferCluster.sha256(state), 0); // itself: no hint, the seed's order
+        assertTrue(c.runUntil(() -> !c.nodes[0].fetching(), 5_000));
+        assertTrue(c.firstSource(0) == 1 || c.firstSource(0) == 2);
+    }
+
     @Test
     void peerThatCrashesMidwayKeepsTheChunksItServed() {
         byte[] state = random(100 << 10, 6);
