@@ -27,7 +27,8 @@ import org.ubft.ctbcast.link.PeerLinks;
  * message k in slot k mod 2t; per receiver, a bit per slot saying it acknowledged that slot's message;
  * once a receiver's retransmission timeout passed ({@link RetransmitTimeout}: its measured acknowledgement
  * time, between the configured period and {@link #MAX_BACKOFF} periods), each buffered message goes again to
- * it if it has not acknowledged it. A receiver keeps, per broadcaster, a window of the 2t indices up to the highest seen
+ * it if it has not acknowledged it. A receiver keeps, per broadcaster, a window of the 2t indices up to the
+ * highest seen
  * ({@link DeliveryWindow}): it delivers an index of the window the first time it arrives, drops a second
  * copy (duplicate) and anything below the window (out of tail). Its acknowledgement (an {@link Envelope}
  * ack entry: the lowest undelivered index and a bitmap of the delivered ones above it) rides on every
@@ -41,8 +42,8 @@ import org.ubft.ctbcast.link.PeerLinks;
  * any stream sharing it, or a receiver slow to poll, laps older messages, and a WRITE lost to a fault is
  * never written again. So a message handed to the channel once may never arrive. Take (k, m) among the
  * last 2t messages of a correct broadcaster p that stops before k + 2t. (1) It is never evicted: only the
- * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per timeout, at most {@link #MAX_BACKOFF} periods (as soon as
- * the channel has room), to every receiver q that has not acknowledged it. (3) A correct q acknowledges exactly what it delivered, plus
+ * broadcast of k + 2t would overwrite its slot. (2) So p keeps sending it, once per timeout (at most
+ * {@link #MAX_BACKOFF} periods), as soon as the channel has room, to every receiver q that has not acknowledged it. (3) A correct q acknowledges exactly what it delivered, plus
  * indices below its window, which it will never deliver; but q's window ends at the highest index p sent,
  * which is below k + 2t, so k is inside it: q never dismisses k as out of tail, and p never takes it as
  * acknowledged before q delivered it. (4) Every retransmission is a fresh channel message (and rewrites
