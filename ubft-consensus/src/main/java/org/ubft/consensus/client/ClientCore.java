@@ -1,6 +1,6 @@
 package org.ubft.consensus.client;
 
-import org.ubft.consensus.timing.AdaptiveTimeout;
+import org.ubft.common.timing.AdaptiveTimeout;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;

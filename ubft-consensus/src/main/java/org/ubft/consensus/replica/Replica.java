@@ -9,7 +9,7 @@ import org.ubft.consensus.replica.ReplicaCounters.Drop;
 import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
-import org.ubft.consensus.timing.AdaptiveTimeout;
+import org.ubft.common.timing.AdaptiveTimeout;
 import org.ubft.consensus.wire.RequestNumbers;
 import org.ubft.consensus.wire.Writer;
 

@@ -3,6 +3,7 @@ package org.ubft.ctbcast.tbcast;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.timing.AdaptiveTimeout;
 import org.ubft.ctbcast.link.Envelope;
 import org.ubft.ctbcast.link.LinkConfig;
 import org.ubft.ctbcast.link.LinkStream;
@@ -25,7 +26,7 @@ import org.ubft.ctbcast.link.PeerLinks;
  * from all receivers. Then, to broadcast a new message when the buffer is full, the broadcaster simply
  * makes room for it by evicting the oldest buffered message." Here: a ring of 2t preallocated slots,
  * message k in slot k mod 2t; per receiver, a bit per slot saying it acknowledged that slot's message;
- * once a receiver's retransmission timeout passed ({@link RetransmitTimeout}: its measured acknowledgement
+ * once a receiver's retransmission timeout passed ({@link AdaptiveTimeout}: its measured acknowledgement
  * time, between the configured period and {@link #MAX_BACKOFF} periods), each buffered message goes again to
  * it if it has not acknowledged it. A receiver keeps, per broadcaster, a window of the 2t indices up to the
  * highest seen
@@ -97,7 +98,7 @@ public final class Tbcast implements LinkStream {
     /** Per receiver, per slot: the slot's current message went to the receiver more than once (Karn: not timed). */
     private final long[][] resent;
     /** Per receiver: how long to wait for its acknowledgement before sending again. */
-    private final RetransmitTimeout[] timeouts;
+    private final AdaptiveTimeout[] timeouts;
     /** Per receiver: every index below this was acknowledged (highest valid ack base seen). */
     private final long[] settledBelow;
     private long nextIndex = 1;
@@ -149,13 +150,13 @@ public final class Tbcast implements LinkStream {
         this.lastSent = new long[n][window];
         this.acked = new long[n][(window + 63) / 64];
         this.resent = new long[n][(window + 63) / 64];
-        this.timeouts = new RetransmitTimeout[n];
+        this.timeouts = new AdaptiveTimeout[n];
         this.settledBelow = new long[n];
         this.windows = new DeliveryWindow[n];
         this.retransmittedTo = new long[n];
         for (int p = 0; p < n; p++) {
             windows[p] = new DeliveryWindow(window);
-            timeouts[p] = new RetransmitTimeout(period, period * MAX_BACKOFF);
+            timeouts[p] = new AdaptiveTimeout(period, period * MAX_BACKOFF);
             settledBelow[p] = 1;
         }
         links.register(this);
@@ -213,7 +214,7 @@ public final class Tbcast implements LinkStream {
             links.send(r, streamId, 0, k, buffer, at, length);
             lastSent[r][slot] = now;
             sent++;
-            arm(now + timeouts[r].timeout());
+            arm(now + timeouts[r].nanos());
         }
         return k;
     }
@@ -223,8 +224,8 @@ public final class Tbcast implements LinkStream {
      * acknowledge it, as far as the channel to that receiver has {@link PeerLinks#sendRoom room}: a
      * retransmission never evicts a fresher message from the channel, and a slow or dead receiver gets at
      * most a channel's worth at a time. A message that found no room is looked at again a quarter period later.
-     * The timeout is the receiver's own ({@link RetransmitTimeout}: its measured acknowledgement time, at least the
-     * configured period), and doubles after each round that retransmitted to it.
+     * The timeout is the receiver's own ({@link AdaptiveTimeout}, RFC 6298 with Karn's rule: its measured acknowledgement
+     * time, at least the configured period), and doubles after each round that retransmitted to it.
      */
     @Override
     public int doWork(long now) {
@@ -237,7 +238,7 @@ public final class Tbcast implements LinkStream {
         for (int r = 0; r < n; r++) {
             int room = -1; // asked lazily: most rounds find nothing due
             long[] sentAt = lastSent[r];
-            long timeout = timeouts[r].timeout();
+            long timeout = timeouts[r].nanos();
             boolean resentTo = false;
             for (long k = oldest; k < nextIndex; k++) {
                 int slot = slot(k);
@@ -470,9 +471,9 @@ public final class Tbcast implements LinkStream {
         return retransmitted;
     }
 
-    /** The current retransmission timeout for member {@code receiver}, in nanoseconds ({@link RetransmitTimeout}). */
+    /** The current retransmission timeout for member {@code receiver}, in nanoseconds ({@link AdaptiveTimeout}). */
     public long retransmitTimeoutNanos(int receiver) {
-        return timeouts[receiver].timeout();
+        return timeouts[receiver].nanos();
     }
 
     /** Retransmissions to member {@code receiver}. */

@@ -1,15 +1,18 @@
-package org.ubft.consensus.timing;
+package org.ubft.common.timing;
 
 /**
  * A timeout that follows measured durations (RFC 6298): SRTT + 4 RTTVAR of the samples so far, within [min, max];
  * {@code min} until the first sample. Callers give samples only of attempts that were not retried (Karn's rule), so
- * a timeout that fired does not feed itself. Allocation-free; single-threaded.
+ * a timeout that fired does not feed itself. {@link #backOff()} doubles the timeout (up to max) until the next
+ * sample, for a timeout that fired with no answer. Allocation-free; single-threaded.
  */
 public final class AdaptiveTimeout {
     private final long minNanos;
     private final long maxNanos;
     private long srtt = -1;
     private long rttvar;
+    /** Doublings since the last sample (at most 62, so the shift cannot overflow). */
+    private int backoffs;
 
     /** @throws IllegalArgumentException unless 0 < min <= max */
     public AdaptiveTimeout(long minNanos, long maxNanos) {
@@ -25,6 +28,7 @@ public final class AdaptiveTimeout {
         if (nanos < 0) {
             return;
         }
+        backoffs = 0;
         if (srtt < 0) {
             srtt = nanos;
             rttvar = nanos / 2;
@@ -36,9 +40,14 @@ public final class AdaptiveTimeout {
 
     /** The current timeout. */
     public long nanos() {
-        if (srtt < 0) {
-            return minNanos;
+        long base = srtt < 0 ? minNanos : Math.max(minNanos, Math.min(maxNanos, srtt + 4 * rttvar));
+        return base > maxNanos >> backoffs ? maxNanos : base << backoffs;
+    }
+
+    /** The timeout fired unanswered: wait twice as long (up to max) until the next sample. */
+    public void backOff() {
+        if (backoffs < 62) {
+            backoffs++;
         }
-        return Math.max(minNanos, Math.min(maxNanos, srtt + 4 * rttvar));
     }
 }

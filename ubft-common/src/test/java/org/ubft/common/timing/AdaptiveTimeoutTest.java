@@ -1,4 +1,4 @@
-package org.ubft.consensus.timing;
+package org.ubft.common.timing;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +24,19 @@ class AdaptiveTimeoutTest {
             t.sample(1_000_000);
         }
         assertEquals(8_000, t.nanos(), "never above the maximum");
+    }
+
+    @Test
+    void backingOffDoublesUpToTheMaximumUntilTheNextSample() {
+        AdaptiveTimeout t = new AdaptiveTimeout(1_000, 8_000);
+        t.backOff();
+        assertEquals(2_000, t.nanos());
+        for (int i = 0; i < 100; i++) {
+            t.backOff();
+        }
+        assertEquals(8_000, t.nanos(), "capped, however many times");
+        t.sample(500); // srtt 500, rttvar 250: 1500
+        assertEquals(1_500, t.nanos(), "a sample ends the backoff");
     }
 
     @Test

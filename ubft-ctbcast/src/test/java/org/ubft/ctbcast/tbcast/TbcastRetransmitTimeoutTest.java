@@ -8,49 +8,16 @@ import org.ubft.fabric.sim.SimFabricTestbed;
 import org.ubft.fabric.sim.SimNetwork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The retransmission timeout adapts to each receiver's acknowledgement time ({@link RetransmitTimeout}): where a hop
- * takes longer than the configured period, messages no longer all go twice; a slow receiver does not change what the
- * others get; an unanswered round doubles the wait.
+ * TBcast's retransmission timeout adapts to each receiver's acknowledgement time
+ * ({@link org.ubft.common.timing.AdaptiveTimeout}): where a hop takes longer than the configured period, messages no
+ * longer all go twice; a slow receiver does not change what the others get. (An unanswered round doubling the wait:
+ * {@code AcknowledgementTest}.)
  */
-class RetransmitTimeoutTest {
+class TbcastRetransmitTimeoutTest {
     private static final long PERIOD = 200_000;
-
-    @Test
-    void startsAtTheFloorAndFollowsTheMeasuredTimeWithItsVariation() {
-        RetransmitTimeout rto = new RetransmitTimeout(PERIOD, 64 * PERIOD);
-        assertEquals(PERIOD, rto.timeout(), "before any measurement");
-        rto.sample(1_000_000);
-        assertEquals(3_000_000, rto.timeout(), "first sample R: R + 4 * R/2");
-        for (int i = 0; i < 100; i++) {
-            rto.sample(1_000_000);
-        }
-        assertTrue(rto.timeout() >= 1_000_000 && rto.timeout() < 1_100_000, "steady samples: " + rto.timeout());
-        for (int i = 0; i < 100; i++) {
-            rto.sample(10_000);
-        }
-        assertEquals(PERIOD, rto.timeout(), "never below the floor");
-        rto.sample(-5);
-        assertEquals(PERIOD, rto.timeout(), "a negative sample is ignored");
-    }
-
-    @Test
-    void backsOffByDoublingUpToTheCeiling() {
-        RetransmitTimeout rto = new RetransmitTimeout(PERIOD, 8 * PERIOD);
-        rto.backOff();
-        assertEquals(2 * PERIOD, rto.timeout());
-        rto.backOff();
-        rto.backOff();
-        rto.backOff();
-        assertEquals(8 * PERIOD, rto.timeout(), "capped");
-        rto.sample(PERIOD / 2);
-        assertEquals(3 * (PERIOD / 2), rto.timeout(), "a measurement ends the backoff (first sample R: 3R)");
-        assertThrows(IllegalArgumentException.class, () -> new RetransmitTimeout(0, PERIOD));
-        assertThrows(IllegalArgumentException.class, () -> new RetransmitTimeout(PERIOD, PERIOD - 1));
-    }
 
     /**
      * One-way latency 3 periods: an acknowledgement takes 6 periods and more. With a fixed period every message went
