@@ -154,6 +154,7 @@ public final class LocalCommand implements Callable<Integer> {
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
         ensureKeys(cluster, out, !unreplicated);
         out.flush();
+        Path data = streamLogDir();
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
             List<Integer> replicas = new ArrayList<>();
             if (unreplicated) {
@@ -163,7 +164,8 @@ public final class LocalCommand implements Callable<Integer> {
                 processes.startMemnodes(file, cluster.memnodeCount());
                 for (int i = cluster.n() - 1; i >= 0; i--) {
                     replicas.add(processes.start(NodeId.toString(NodeId.replica(i)), "replica", "--config",
-                        file.toString(), "--id", Integer.toString(i), "--app", app, "--path", path));
+                        file.toString(), "--id", Integer.toString(i), "--app", app, "--path", path, "--data-dir",
+                        data.toString()));
                 }
             }
             ClosedLoop work;
@@ -208,6 +210,26 @@ public final class LocalCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
             return 1;
+        } finally {
+            deleteTree(data);
+        }
+    }
+
+    /** A fresh directory for this run's replica stream logs (a log of an earlier cluster must not be recovered). */
+    private static Path streamLogDir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("ubft-local-streams");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot create a temporary directory for the replicas' stream logs"
+                + " (" + e.getMessage() + "); check that TMPDIR (or /tmp) is writable", e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var paths = java.nio.file.Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // left behind in the temporary directory: harmless
         }
     }
 

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * {@code ubft replica --config FILE --id N [--app flip|orderbook] [--path fast|slow] [--unreplicated]}: runs replica N (an
+ * {@code ubft replica --config FILE --id N [--app flip|orderbook] [--path fast|slow] [--data-dir DIR] [--unreplicated]}: runs replica N (an
  * {@link ReplicaNode} on an {@link AgentRunner} with the cluster's idle strategy) until SIGTERM or SIGINT. Logs one
  * ready line, and at exit one counters line ({@code replica-N counters: name=value ...}); exit 0, or 1 if the agent
  * failed. With {@code --unreplicated} it runs the baseline {@link UnreplicatedServer} as replica 0 instead.
@@ -58,6 +58,15 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 + " followed by the replica's view, checkpoint and per-peer state as 'replica-N state: ...'"
                 + " (0, the default: only the counters, at exit).")
     private long statusEveryMillis;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = {"Directory where the replica keeps its own CTBcast stream (replica-N.stream, a few MB,"
+                + " created if missing) so that after a crash and restart it goes on with that stream and takes"
+                + " part in view changes again. Give each replica its own directory per cluster lifetime: a file"
+                + " left by an earlier cluster must be deleted before a new cluster starts.",
+                "Default: none (a restarted replica catches up by state transfer but cannot CTBcast more than t"
+                + " messages, so it takes no part in a later view change)."})
+    private java.nio.file.Path dataDir;
 
     @Option(names = "--unreplicated",
             description = "Run the unreplicated baseline server instead (no consensus, no memory nodes); --id must be 0.")
@@ -93,12 +102,13 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 + " app=" + app;
             counters = server::countersLine;
         } else {
-            ReplicaNode node = ReplicaNode.open(config, id, machine, first, SystemNanoClock.INSTANCE);
+            ReplicaNode node = ReplicaNode.open(config, id, machine, first, SystemNanoClock.INSTANCE, dataDir);
             agent = node;
             idle = node.idleStrategy(config.newIdleStrategy());
             ready = NodeId.toString(NodeId.replica(id)) + " ready: cluster=" + config.clusterName() + " fabric="
                 + config.fabric().configName() + " app=" + app + " path=" + path + " n=" + config.n()
-                + " window=" + config.consensusWindow() + " tail=" + config.ctbcastTail();
+                + " window=" + config.consensusWindow() + " tail=" + config.ctbcastTail() + " stream_log="
+                + (dataDir == null ? "none" : dataDir.toString());
             counters = node::countersLine;
             if (statusEveryMillis > 0) {
                 agent = withStatus(node, statusEveryMillis, out);

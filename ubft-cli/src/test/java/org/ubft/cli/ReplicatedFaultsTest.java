@@ -91,7 +91,8 @@ class ReplicatedFaultsTest {
 
     private int startReplica(Path file, int i, String path) {
         return processes.start(NodeId.toString(NodeId.replica(i)), "replica", "--config", file.toString(), "--id",
-            Integer.toString(i), "--app", "flip", "--path", path, "--status-every-ms", Long.toString(STATUS_EVERY_MS));
+            Integer.toString(i), "--app", "flip", "--path", path, "--status-every-ms", Long.toString(STATUS_EVERY_MS),
+            "--data-dir", file.resolveSibling("data").toString());
     }
 
     /** What the client saw. */
@@ -169,7 +170,7 @@ class ReplicatedFaultsTest {
     /** One replica's counters line, parsed. */
     private record Counters(String line) {
         long get(String name) {
-            Matcher m = Pattern.compile("(?:^| )" + name + "=(\\d+)").matcher(line);
+            Matcher m = Pattern.compile("(?:^| )" + name + "=(-?\\d+)").matcher(line);
             if (!m.find()) {
                 throw new AssertionError(name + " missing from " + line);
             }
@@ -317,6 +318,9 @@ class ReplicatedFaultsTest {
         }
         Counters back = counters(restarted[0]);
         assertTrue(back.get("state_transfers") >= 1, back.line());
+        assertTrue(back.get("stream_recovered") >= 0, "it went on with its CTBcast stream from its log (--data-dir): "
+            + back.line());
+        assertEquals(-1, counters(r[0]).get("stream_recovered"), "a first start recovers nothing");
         List<Counters> top = assertConsistent(requests, r[0], r[1], restarted[0]);
         // It holds the others' last certified checkpoint (so the same state at that slot). It reaches their very last
         // slot only if it stayed in their view: a restarted replica sometimes suspects the leader alone (requests it

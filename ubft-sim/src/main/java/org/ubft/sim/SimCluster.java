@@ -4,6 +4,7 @@ import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.runtime.OwnStreamLog;
 import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.fabric.sim.SimNetwork;
@@ -42,6 +43,8 @@ public final class SimCluster {
     private final ReplicaBehaviour[] behaviours;
     private final ReplicaNode[] nodes;
     private final int[] incarnations;
+    /** Each replica's own-stream log: its "disk", which outlives a crash (ReplicaNode#startAt(long, OwnStreamLog)). */
+    private final OwnStreamLog[] streamLogs;
     private final long[] lastEpoch;
     private final long[] pausedUntil;
     private final long[] views;
@@ -80,6 +83,7 @@ public final class SimCluster {
         }
         this.nodes = new ReplicaNode[n];
         this.incarnations = new int[n];
+        this.streamLogs = new OwnStreamLog[n];
         this.lastEpoch = new long[n];
         this.pausedUntil = new long[n];
         this.views = new long[n];
@@ -125,7 +129,10 @@ public final class SimCluster {
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,
             lastEpoch[i] + (1L << CtbcastNode.EPOCH_SHIFT));
         lastEpoch[i] = epoch;
-        node.startAt(epoch);
+        if (streamLogs[i] == null) {
+            streamLogs[i] = ReplicaNode.ownStreamLog(config, null);
+        }
+        node.startAt(epoch, streamLogs[i]);
         nodes[i] = node;
         views[i] = node.replica().view();
     }
@@ -198,7 +205,10 @@ public final class SimCluster {
         nodes[i] = null;
     }
 
-    /** Starts a new incarnation of crashed replica {@code i}: empty state, it catches up by state transfer. */
+    /**
+     * Starts a new incarnation of crashed replica {@code i}: empty state but for its own-stream log (it goes on with
+     * its CTBcast stream), it catches up by state transfer.
+     */
     public void restartReplica(int i) {
         if (nodes[i] == null) {
             incarnations[i]++;

@@ -161,6 +161,10 @@ public final class Replica {
     /** CTBcasts deferred while {@link Summaries#mayBroadcast()} is false (Algorithm 4, line 5). */
     private boolean checkpointToSend;
     private boolean sealToSend;
+    /** While this replica applies its own stream recovered from its log ({@link #recoverOwnStream}): no CTBcast. */
+    private boolean recovering;
+    /** A view this replica led before a restart: it does not propose in it again (it forgot what it proposed). */
+    private long noProposalsIn = -1;
 
     // --- clients ---
     private final ClientTable clientTable;
@@ -312,8 +316,13 @@ public final class Replica {
         return Math.max(Math.max(maxCtbcastBytes(config), crtfyVc), Summaries.maxMessageBytes(config));
     }
 
+    /** Largest SUMMARY of this replica's stream (Algorithm 4, line 8). */
+    public static int maxSummaryBytes(ReplicaConfig config) {
+        return Summaries.maxMessageBytes(config);
+    }
+
     /** Largest message this configuration CTBcasts (a COMMIT or a NEW_VIEW). */
-    static int maxCtbcastBytes(ReplicaConfig config) {
+    public static int maxCtbcastBytes(ReplicaConfig config) {
         int n = config.n();
         int shares = 1 + n * SHARE_BYTES;
         int commit = 1 + 8 + 8 + 4 + config.maxBatchBytes() + shares;
@@ -530,7 +539,7 @@ public final class Replica {
         if (summaries.takeOpened()) {
             work += retryDeferred();
         }
-        if (isLeader() && !changingView && (view == 0 || newViewDoneFor == view)) {
+        if (isLeader() && !changingView && (view == 0 || newViewDoneFor == view) && view != noProposalsIn) {
             work += propose(now);
         }
         if (now >= nextTick) {
@@ -1261,7 +1270,7 @@ public final class Replica {
 
     /** Algorithm 3, lines 3-6: ChangeView() towards {@code target}. */
     private void changeView(long target) {
-        if (target <= view || (changingView && target <= targetView)) {
+        if (recovering || target <= view || (changingView && target <= targetView)) {
             return;
         }
         targetView = Math.max(targetView, target);
@@ -1742,6 +1751,72 @@ public final class Replica {
 
     // ------------------------------------------------------------------------------------------------ Algorithm 4
 
+    /**
+     * A restarted replica goes on with its own CTBcast stream, recovered from its log (the runtime's OwnStreamLog),
+     * instead of starting a new one: peers that missed some of its messages before the crash fill the gap with the
+     * summary as usual, and no peer waits for a summary of a stream whose messages nobody holds (the amnesia that
+     * stalled a view change after a restart). Call before any traffic, with CTBcast's identifiers set to go on at the
+     * first logged message after the summary, and this replica's own FIFO delivery after the last one.
+     *
+     * <p>state[self] becomes the summary's state with the logged messages applied (Algorithm 4, lines 11-16, for this
+     * replica's own stream), this replica takes the view its stream is in, and the logged messages are broadcast
+     * again with their identifiers and bytes (peers that delivered them drop the copies). Departure: the paper has no
+     * restarts. What the log does not hold is forgotten: WILL_CERTIFY and WILL_COMMIT promises (TBcast), so a
+     * replica restarted within the same view as such a promise counts towards f until that view is over; and as
+     * leader it does not propose again in the view it led.
+     *
+     * @param firstK   the first identifier the replica ever used in this stream
+     * @param summaryK the identifier of the logged summary, -1 if none
+     * @param summary  the logged SUMMARY message, null if none
+     * @param messages the logged messages after it (identifiers summaryK + 1, ... or firstK, ...)
+     * @throws IllegalStateException if the logged summary does not verify (a log of another cluster or keys)
+     */
+    public void recoverOwnStream(long firstK, long summaryK, byte[] summary, java.util.List<byte[]> messages) {
+        PeerState me = peers[self];
+        long k = summary != null ? summaryK : firstK - 1;
+        summaries.resume(firstK, summaryK, summary, k + messages.size());
+        recovering = true;
+        try {
+            if (summary != null) {
+                me.afterGap = true;
+                me.needK = summaryK;
+                summaries.onSummary(self, new UnsafeBuffer(summary), 0, summary.length);
+                if (me.afterGap) {
+                    throw new IllegalStateException("this replica's logged summary at " + summaryK + " does not"
+                        + " verify with the cluster's keys: the log belongs to another cluster or key set");
+                }
+            } else {
+                me.lastK = k;
+            }
+            for (byte[] m : messages) {
+                processCtbcast(me, ++k, new UnsafeBuffer(m), 0, m.length); // Algorithm 4, line 16
+            }
+        } finally {
+            recovering = false;
+        }
+        if (me.view > view) {
+            view = me.view; // its SEAL_VIEW is in the stream: it left the views below (Algorithm 3, lines 6-10)
+            targetView = view;
+            viewEnteredAt = clock.nanoTime();
+            suspicionBase = viewEnteredAt;
+        }
+        for (long s = me.checkpointSeq; s < me.checkpointSeq + window; s++) {
+            if (me.hasCommit(s) && me.commitView[me.index(s)] == view) {
+                sentCommit[slot(s)] = view; // no second COMMIT for the slot (Algorithm 5 line 11)
+            }
+        }
+        if (isLeader()) {
+            noProposalsIn = view;
+            newViewSentFor = view;
+        }
+        for (byte[] m : messages) {
+            send.putBytes(0, m);
+            broadcast(m.length);
+        }
+        counters.streamRecovered = messages.size();
+        sendDeferred();
+    }
+
     /** CTBcasts {@code length} bytes of {@link #send}; the caller checked {@link #canBroadcast()}. */
     private long broadcast(int length) {
         long k = out.ctbcast(send, 0, length);
@@ -1751,11 +1826,21 @@ public final class Replica {
 
     /** Whether a CTBcast may go out now: within the summary bound and after the deferred CHECKPOINT and SEAL_VIEW. */
     private boolean canBroadcast() {
-        return summaries.mayBroadcast() && !checkpointToSend && !sealToSend;
+        return !recovering && summaries.mayBroadcast() && !checkpointToSend && !sealToSend;
     }
 
     /** Sends the deferred CHECKPOINT and SEAL_VIEW (the latest of each) while CTBcast is allowed. */
     private void sendDeferred() {
+        if (recovering) {
+            return;
+        }
+        PeerState me = peers[self];
+        if (checkpointToSend && checkpointSeq <= me.checkpointSeq) {
+            checkpointToSend = false; // in this replica's stream already (before a restart): Algorithm 5 line 14
+        }
+        if (sealToSend && view <= me.view) {
+            sealToSend = false; // the same, for SEAL_VIEW (Algorithm 5 line 17)
+        }
         if (checkpointToSend && summaries.mayBroadcast()) {
             checkpointToSend = false;
             writer.wrap(send, 0).u8(ConsensusWire.CHECKPOINT).i64(checkpointSeq).bytes(checkpointDigest, 0, DIGEST_BYTES)

@@ -43,6 +43,8 @@ public final class ReplicaCounters {
     long summariesFormed;
     long summariesApplied;
     long gaps;
+    /** Own CTBcast messages recovered from the log at a restart and broadcast again (-1: nothing recovered). */
+    long streamRecovered = -1;
     long batchesFetched;
     long certificatesFetched;
 
@@ -127,6 +129,14 @@ public final class ReplicaCounters {
         return gaps;
     }
 
+    /**
+     * How many of its own CTBcast messages this replica recovered from its log at a restart and broadcast again, -1
+     * if it recovered no stream (a first start, or no log).
+     */
+    public long streamRecovered() {
+        return streamRecovered;
+    }
+
     /** Batches known by digest only (after a summary) fetched from other replicas. */
     public long batchesFetched() {
         return batchesFetched;
@@ -154,6 +164,7 @@ public final class ReplicaCounters {
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
+            + " stream_recovered=" + streamRecovered
             + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched + " dropped=" + drops();
     }
 }

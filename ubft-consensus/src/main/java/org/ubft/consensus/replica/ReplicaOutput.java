@@ -21,6 +21,14 @@ public interface ReplicaOutput {
     default void allDelivered(long k) {
     }
 
+    /**
+     * This replica's SUMMARY at CTBcast identifier {@code k} formed (Algorithm 4, line 8): the runtime keeps the latest
+     * with the messages after it, so that a restart goes on with the stream ({@link Replica#recoverOwnStream}).
+     * Nothing by default.
+     */
+    default void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
+    }
+
     /** TBcast-broadcasts a consensus message (delivered back to this replica too). */
     void tbcast(DirectBuffer buffer, int offset, int length);
 

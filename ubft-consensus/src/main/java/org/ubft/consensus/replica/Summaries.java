@@ -165,6 +165,20 @@ final class Summaries {
         return firstOwnK < 0 || ownK + 1 - base <= t;
     }
 
+    /**
+     * A restarted replica goes on with its stream (recovered from its log): its first identifier ever, its latest
+     * summary (null if none) and the last identifier it broadcast.
+     */
+    void resume(long firstK, long summaryK, byte[] summaryMessage, long lastK) {
+        firstOwnK = firstK;
+        ownK = lastK;
+        if (summaryMessage != null) {
+            summary.putBytes(0, summaryMessage);
+            summaryLength = summaryMessage.length;
+            this.summaryK = summaryK;
+        }
+    }
+
     /** This replica CTBcast message {@code k}. */
     void broadcasted(long k) {
         if (firstOwnK < 0) {
@@ -242,6 +256,7 @@ final class Summaries {
         summaryLength = writer.length();
         summaryK = k;
         counters.summariesFormed++;
+        out.summaryFormed(k, summary, 0, summaryLength);
         blockedSince = -1;
         if (wasBlocked) {
             opened = true; // line 9

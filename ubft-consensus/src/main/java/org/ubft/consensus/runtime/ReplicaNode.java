@@ -57,6 +57,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final long[] directIn = new long[256];
     private final long[] directOut = new long[256];
     private boolean closed;
+    /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
+    private OwnStreamLog ownLog;
 
     /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
     public static ReplicaConfig replicaConfig(ClusterConfig cluster, ReplicaConfig.Path path) {
@@ -84,19 +86,33 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * synchronous on this thread) and wires the replica, its outgoing indices from {@link CtbcastNode#wallClockEpoch()}
      * ({@link #startAt}): a process restarted later is heard again by peers and clients that hold its old indices
      * (this needs a wall clock that does not go back between the two runs).
+     *
+     * @param dataDir where the replica keeps its own stream ({@code replica-N.stream}, {@link OwnStreamLog}) so that a
+     *                restart goes on with it; null: not kept (a restarted replica then starts a new stream, which its
+     *                peers cannot summarize: it can CTBcast only t messages and take no part in a view change)
      */
     public static ReplicaNode open(ClusterConfig cluster, int self, StateMachine app, ReplicaConfig.Path path,
-                                   NanoClock clock) {
+                                   NanoClock clock, java.nio.file.Path dataDir) {
         Fabric fabric = Fabrics.open(cluster, NodeId.replica(self));
+        ReplicaNode node = null;
         try {
             ReplicaConfig config = replicaConfig(cluster, path);
-            ReplicaNode node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
+            node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
                 KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock,
                 UnaryOperator.identity());
-            node.startAt(CtbcastNode.wallClockEpoch());
+            if (dataDir == null) {
+                node.startAt(CtbcastNode.wallClockEpoch());
+            } else {
+                node.startAt(CtbcastNode.wallClockEpoch(), ownStreamLog(config,
+                    dataDir.resolve(NodeId.toString(NodeId.replica(self)) + ".stream")));
+            }
             return node;
         } catch (RuntimeException e) {
-            fabric.close();
+            if (node != null) {
+                node.close();
+            } else {
+                fabric.close();
+            }
             throw e;
         }
     }
@@ -179,7 +195,17 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final class Output implements ReplicaOutput {
         @Override
         public long ctbcast(DirectBuffer buffer, int offset, int length) {
+            if (ownLog != null) {
+                ownLog.append(ctbcast.nextOwnK(), buffer, offset, length); // before it leaves (write-ahead)
+            }
             return ctbcast.broadcast(buffer, offset, length);
+        }
+
+        @Override
+        public void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
+            if (ownLog != null) {
+                ownLog.summary(k, buffer, offset, length);
+            }
         }
 
         @Override
@@ -215,6 +241,36 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         ctbcast.startAt(epoch);
         consensusTbcast.startAt(epoch + 1);
         clientLinks.links().startAt(epoch);
+    }
+
+    /**
+     * As {@link #startAt(long)}, keeping this replica's own CTBcast stream in {@code log} from now on: if an earlier
+     * run left its stream there, the replica goes on with it ({@link Replica#recoverOwnStream}: same identifiers,
+     * the logged messages broadcast again) instead of starting a new one at the epoch. The node closes the log.
+     *
+     * @throws IllegalStateException if the log's summary does not verify (another cluster's log)
+     */
+    public void startAt(long epoch, OwnStreamLog log) {
+        OwnStreamLog.Recovered r = log.recover();
+        ownLog = log;
+        if (r.isEmpty()) {
+            startAt(epoch);
+            return;
+        }
+        ctbcast.startAt(epoch, r.resumeK());
+        consensusTbcast.startAt(epoch + 1);
+        clientLinks.links().startAt(epoch);
+        fifo.resume(self, r.resumeK() + r.messages().size()); // what the log holds is applied below, not delivered
+        replica.recoverOwnStream(r.firstK(), r.summaryK(), r.summary(), r.messages());
+    }
+
+    /** A log sized for this node's replica config: in memory (the simulator's "disk") or in {@code file}. */
+    public static OwnStreamLog ownStreamLog(ReplicaConfig config, java.nio.file.Path file) {
+        int t = config.tail();
+        int maxMessage = Replica.maxCtbcastBytes(config);
+        int maxSummary = Replica.maxSummaryBytes(config);
+        return file == null ? OwnStreamLog.inMemory(t, maxMessage, maxSummary)
+            : OwnStreamLog.open(file, t, maxMessage, maxSummary);
     }
 
     /** One duty cycle: CTBcast and every replica link stream, the client links, the replica's timers. */
@@ -339,6 +395,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         if (!closed) {
             closed = true;
             ctbcast.close();
+            if (ownLog != null) {
+                ownLog.close();
+            }
             if (ownsFabric) {
                 fabric.close();
             }

@@ -1,7 +1,6 @@
 package org.ubft.consensus.runtime;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ubft.common.NodeId;
@@ -212,7 +211,8 @@ class ReplicaNodeTest {
     /**
      * What {@link ReplicaNode#open} does for a process: every node starts its outgoing indices at its own epoch. A
      * follower crashes and comes back as a new node (empty memory) at a later epoch: its peers hear it again (its
-     * CTBcast stream's TBcast reaches them at the new epoch), it catches up, and it answers the client again.
+     * CTBcast stream's TBcast reaches them at the new epoch), it catches up, and it answers the client again. Each node
+     * keeps its own CTBcast stream in a log file under {@code dir}, which the restarted node recovers.
      */
     @Test
     void aFollowerRestartedAtALaterEpochIsHeardAgainAndAnswersAgain(@TempDir Path dir) {
@@ -221,15 +221,10 @@ class ReplicaNodeTest {
 
     /**
      * {@link #aFollowerRestartedAtALaterEpochIsHeardAgainAndAnswersAgain}, then the leader crashes: the restarted
-     * replica and the other follower must make progress together in a new view.
+     * replica and the other follower must make progress together in a new view. The restarted replica goes on with its
+     * own CTBcast stream from its log (a file here, as for a process): without it, its peers held its new stream for a
+     * summary nobody could certify, and it could CTBcast only t messages, so the view change never completed.
      */
-    @Disabled("Replica/Summaries bug: the peers of a restarted replica never process its CTBcast messages again, and it"
-        + " may CTBcast only t messages after its restart. FifoDelivery reports the restart as a gap (old next .. new"
-        + " epoch); Summaries.onGap sets afterGap with needK = the new epoch; a SUMMARY of the restarted replica never"
-        + " forms, since a receiver certifies a broadcaster's state only while it has no gap for it (Summaries.delivered"
-        + " via processCtbcast; onSharesRequest: !p.afterGap) and both peers have one. Here, after the leader's crash:"
-        + " replica-2 view=0 suspicions=1 summaries=0 (its SEAL_VIEW/COMMITs deferred: mayBroadcast() false),"
-        + " replica-1 alone in view 4, SUMMARY_REQUEST 1 -> 2 about 5000 and SHARES_REQUEST 2 -> 1 about 9600 in 5 simulated seconds")
     @Test
     void aRestartedFollowerTakesPartInTheViewChangeAfterTheLeaderCrashes(@TempDir Path dir) {
         restartAFollower(dir, true);
@@ -244,7 +239,7 @@ class ReplicaNodeTest {
         }
         ReplicaNode[] nodes = new ReplicaNode[c.n()];
         for (int i = 0; i < c.n(); i++) {
-            nodes[i] = node(net, c, i, (100L + i) << CtbcastNode.EPOCH_SHIFT);
+            nodes[i] = node(net, c, i, (100L + i) << CtbcastNode.EPOCH_SHIFT, dir);
         }
         Map<Long, List<Integer>> repliers = new HashMap<>();
         CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
@@ -265,7 +260,7 @@ class ReplicaNodeTest {
                 nodes[2].close();
                 nodes[2] = null;
             } else if (phase == 2) {
-                nodes[2] = node(net, c, 2, 200L << CtbcastNode.EPOCH_SHIFT);
+                nodes[2] = node(net, c, 2, 200L << CtbcastNode.EPOCH_SHIFT, dir);
             }
             for (int r = 0; r < 40; r++) {
                 number++;
@@ -284,6 +279,10 @@ class ReplicaNodeTest {
                 "replica-" + p + " did not hear the restarted replica-2's CTBcast stream: " + lines(nodes));
         }
         assertTrue(nodes[2].replica().counters().stateTransfers() >= 1, "caught up by state transfer: " + lines(nodes));
+        for (int p = 0; p < 2; p++) {
+            // the restarted replica went on with its CTBcast stream (its log): no gap in it at its peers
+            assertEquals(0, nodes[p].replica().counters().gaps(), "replica-" + p + " saw a gap: " + lines(nodes));
+        }
         if (thenCrashTheLeader) {
             net.crash(NodeId.replica(0));
             nodes[0].close();
@@ -320,12 +319,12 @@ class ReplicaNodeTest {
         return answered;
     }
 
-    private static ReplicaNode node(SimNetwork net, ClusterConfig c, int i, long epoch) {
+    private static ReplicaNode node(SimNetwork net, ClusterConfig c, int i, long epoch, Path logs) {
         ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
             ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
             net.clock());
-        node.startAt(epoch);
+        node.startAt(epoch, ReplicaNode.ownStreamLog(config, logs.resolve("replica-" + i + ".stream")));
         return node;
     }
 

@@ -268,11 +268,25 @@ public final class CtbcastNode implements AutoCloseable {
      * is heard again by peers that still hold its old indices.
      */
     public void startAt(long epoch) {
+        startAt(epoch, epoch + 1);
+    }
+
+    /**
+     * As {@link #startAt(long)}, but this replica's CTBcast identifiers go on at {@code firstOwnK} (a restarted replica
+     * that recovered its own stream from its log: it re-broadcasts the logged messages with their identifiers and
+     * bytes, then goes on after them; receivers that delivered them already drop the copies).
+     */
+    public void startAt(long epoch, long firstOwnK) {
         links.startAt(epoch);
         for (Tbcast stream : streams) {
             stream.startAt(epoch + 1);
         }
-        core.broadcaster().startAt(epoch + 1);
+        core.broadcaster().startAt(firstOwnK);
+    }
+
+    /** The identifier this replica's next {@link #broadcast} will take. */
+    public long nextOwnK() {
+        return core.broadcaster().lastK() + 1;
     }
 
     /** Low bits of an identifier that count messages within one run (an epoch has them clear). */

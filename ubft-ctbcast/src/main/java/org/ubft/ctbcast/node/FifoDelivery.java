@@ -146,6 +146,24 @@ public final class FifoDelivery implements DeliverHandler {
         gaps.onGap(p, fromK, toK);
     }
 
+    /**
+     * Starts {@code broadcaster}'s stream at {@code nextK}, before anything of it arrived: identifiers below it were
+     * applied by the layer above already (a restarted replica's own stream, recovered from its log), so they are
+     * neither waited for nor reported as a gap.
+     *
+     * @throws IllegalStateException if something of {@code broadcaster} was heard already
+     */
+    public void resume(int broadcaster, long nextK) {
+        if (heard[broadcaster] || next[broadcaster] != 1) {
+            throw new IllegalStateException("replica " + broadcaster + "'s stream already started");
+        }
+        if (nextK < 1) {
+            throw new IllegalArgumentException("next identifier " + nextK + " < 1");
+        }
+        heard[broadcaster] = true;
+        next[broadcaster] = nextK;
+    }
+
     /** The identifier of {@code broadcaster} that goes out next. */
     public long nextK(int broadcaster) {
         return next[broadcaster];

@@ -51,6 +51,18 @@ class FifoDeliveryTest {
     }
 
     @Test
+    void aResumedStreamGoesOnAtItsNextIdentifierWithoutAGap() {
+        fifo.resume(1, 5000); // a restarted replica's own stream: 4999 and below came from its log
+        arrive(1, 4999);
+        arrive(1, 5001);
+        arrive(1, 5000);
+        assertEquals(List.of("1:5000", "1:5001"), out);
+        assertEquals(List.of(), gaps);
+        assertEquals(1, fifo.late());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> fifo.resume(1, 6000));
+    }
+
+    @Test
     void duplicatesAndPassedIdentifiersAreNeverDeliveredAgain() {
         arrive(0, 1);
         arrive(0, 1);

@@ -22,6 +22,11 @@ class ForwardingOutput implements ReplicaOutput {
     }
 
     @Override
+    public void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
+        real.summaryFormed(k, buffer, offset, length);
+    }
+
+    @Override
     public void tbcast(DirectBuffer buffer, int offset, int length) {
         real.tbcast(buffer, offset, length);
     }
