@@ -57,6 +57,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final long[] directIn = new long[256];
     private final long[] directOut = new long[256];
     private boolean closed;
+    /** How often FIFO delivery's holes are checked, and how long one may last ({@link FifoDelivery#expireHoles}). */
+    private static final long HOLE_CHECK_NANOS = 1_000_000;
+    private final long holeNanos;
+    private final NanoClock clock;
+    private long nextHoleCheck;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
 
@@ -159,6 +164,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         }
         this.self = self;
         this.fabric = fabric;
+        this.clock = clock;
+        // a hole that lasts 20 slow-path timeouts (at least 20 ms) is not reordering: give up on it (a summary covers it)
+        this.holeNanos = Math.max(20_000_000L, 20 * config.slowPathTimeoutNanos());
         this.ownsFabric = ownsFabric;
         this.config = config;
         int n = cluster.n();
@@ -279,7 +287,13 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         if (closed) {
             return 0;
         }
-        return ctbcast.doWork() + clientLinks.doWork() + replica.doWork();
+        int work = ctbcast.doWork() + clientLinks.doWork() + replica.doWork();
+        long now = clock.nanoTime();
+        if (now - nextHoleCheck >= 0) {
+            nextHoleCheck = now + HOLE_CHECK_NANOS;
+            work += fifo.expireHoles(now, holeNanos);
+        }
+        return work;
     }
 
     @Override
@@ -355,7 +369,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
-            + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
+            + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_expired=" + fifo.holesExpired()
+            + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
             + " links_malformed=" + ctbcast.links().malformed() + " links_sent=" + ctbcast.links().envelopesSent()
             + " links_ack_only=" + ctbcast.links().ackEnvelopes() + " tbcast_retransmitted=" + tbcastRetransmitted()
             + " tbcast_delivered=" + consensusTbcast.delivered()

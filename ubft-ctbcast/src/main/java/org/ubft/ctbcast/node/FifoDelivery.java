@@ -40,6 +40,11 @@ public final class FifoDelivery implements DeliverHandler {
     private final UnsafeBuffer[] held;
     private long late;
     private long skipped;
+    /** Per broadcaster: since when (the caller's clock) messages are held behind {@link #holeAt}; NO_HOLE: none. */
+    private final long[] holeSince;
+    private final long[] holeAt;
+    private long holesExpired;
+    private static final long NO_HOLE = Long.MIN_VALUE;
 
     /**
      * @param n               broadcasters (replica indices 0 .. n-1)
@@ -57,6 +62,9 @@ public final class FifoDelivery implements DeliverHandler {
         this.heldLength = new int[n][t];
         this.held = new UnsafeBuffer[n];
         Arrays.fill(next, 1);
+        this.holeSince = new long[n];
+        this.holeAt = new long[n];
+        Arrays.fill(holeSince, NO_HOLE);
         for (int p = 0; p < n; p++) {
             Arrays.fill(heldK[p], -1);
             held[p] = new UnsafeBuffer(new byte[t * maxMessageBytes]);
@@ -162,6 +170,52 @@ public final class FifoDelivery implements DeliverHandler {
         }
         heard[broadcaster] = true;
         next[broadcaster] = nextK;
+    }
+
+    /**
+     * Gives up on the identifiers that a broadcaster's held messages have waited for since at least
+     * {@code maxWaitNanos} (measured between calls, so up to one call period more): they are reported as a gap and
+     * the held messages go out. Tail-validity waits only until t later identifiers arrive, which a quiet broadcaster
+     * may never send; and a receiver that restarted would otherwise wait forever for messages delivered to its
+     * earlier run (a broadcaster's first messages, when the receiver heard it first within its first t). A gap is
+     * always safe here: consensus covers it with a summary (Algorithm 4).
+     *
+     * @param now the caller's clock
+     * @return how many broadcasters' holes were given up on
+     */
+    public int expireHoles(long now, long maxWaitNanos) {
+        int expired = 0;
+        for (int p = 0; p < next.length; p++) {
+            long first = firstHeld(p);
+            if (first < 0) {
+                holeSince[p] = NO_HOLE;
+            } else if (holeSince[p] == NO_HOLE || holeAt[p] != next[p]) {
+                holeSince[p] = now; // a new hole (or the old one moved on)
+                holeAt[p] = next[p];
+            } else if (now - holeSince[p] >= maxWaitNanos) {
+                holeSince[p] = NO_HOLE;
+                holesExpired++;
+                skipTo(p, first);
+                drain(p);
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    private long firstHeld(int p) {
+        long first = -1;
+        for (long k : heldK[p]) {
+            if (k >= 0 && (first < 0 || k < first)) {
+                first = k;
+            }
+        }
+        return first;
+    }
+
+    /** Holes given up on by {@link #expireHoles}. */
+    public long holesExpired() {
+        return holesExpired;
     }
 
     /** The identifier of {@code broadcaster} that goes out next. */

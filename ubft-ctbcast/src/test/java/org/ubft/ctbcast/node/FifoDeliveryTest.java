@@ -63,6 +63,36 @@ class FifoDeliveryTest {
     }
 
     @Test
+    void aHoleThatOutlastsTheWaitIsGivenUpOnAndReportedAsAGap() {
+        arrive(0, 1);
+        arrive(0, 3); // 2 is missing, and no t later identifiers will come (a quiet broadcaster)
+        arrive(0, 4);
+        assertEquals(0, fifo.expireHoles(1_000, 500)); // the hole is seen
+        assertEquals(0, fifo.expireHoles(1_400, 500)); // not long enough yet
+        assertEquals(List.of("0:1"), out);
+        assertEquals(1, fifo.expireHoles(1_500, 500));
+        assertEquals(List.of("0:1", "0:3", "0:4"), out);
+        assertEquals(List.of("0:2-3"), gaps);
+        assertEquals(1, fifo.holesExpired());
+        arrive(0, 2); // too late now: never delivered, never out of order
+        assertEquals(List.of("0:1", "0:3", "0:4"), out);
+    }
+
+    @Test
+    void aHoleFilledInTimeOrMovedOnIsNotGivenUpOn() {
+        arrive(1, 2);
+        fifo.expireHoles(0, 500); // 1 is missing since 0
+        arrive(1, 1); // filled: 1 and 2 go out
+        arrive(1, 4); // a new hole at 3
+        fifo.expireHoles(400, 500); // seen at 400
+        assertEquals(0, fifo.expireHoles(800, 500), "the hole at 3 is 400 old, not 800");
+        arrive(1, 3);
+        assertEquals(0, fifo.expireHoles(10_000, 500), "nothing held");
+        assertEquals(List.of("1:1", "1:2", "1:3", "1:4"), out);
+        assertEquals(List.of(), gaps);
+    }
+
+    @Test
     void duplicatesAndPassedIdentifiersAreNeverDeliveredAgain() {
         arrive(0, 1);
         arrive(0, 1);
