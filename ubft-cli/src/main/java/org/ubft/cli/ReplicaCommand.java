@@ -62,7 +62,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = {"Directory where the replica keeps its own CTBcast stream (replica-N.stream, a few MB,"
                 + " created if missing) so that after a crash and restart it goes on with that stream and takes"
-                + " part in view changes again. Give each replica its own directory per cluster lifetime: a file"
+                + " part in view changes again. Keep one directory per cluster lifetime (replicas of one host may share it): a file"
                 + " left by an earlier cluster must be deleted before a new cluster starts.",
                 "Default: none (a restarted replica catches up by state transfer but cannot CTBcast more than t"
                 + " messages, so it takes no part in a later view change)."})

@@ -14,9 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * follower go on together in a new view. The restarted replica goes on with its own CTBcast stream, recovered from
  * its log (the simulator keeps each replica's log across its incarnations, as a disk would). Without the log, 13 of
  * seeds 1-15 lost liveness: the peers held the restarted replica's new stream for a summary nobody could certify,
- * and it could CTBcast only t messages, so no view change completed. Seed 99 lost it even with the log until FIFO
- * delivery gave up on old holes: the restarted replica waited for the other follower's first message, delivered to
- * its earlier incarnation, and that quiet follower never sent the t more that would have ended the wait.
+ * and it could CTBcast only t messages, so no view change completed. Seed 99 lost it even with the log until a
+ * lasting FIFO hole was asked of its broadcaster: the restarted replica waited for the other follower's first
+ * message, delivered to its earlier incarnation, and that quiet follower never sent the t more that would have ended
+ * the wait.
  */
 class RestartedReplicaStreamTest {
     @Test

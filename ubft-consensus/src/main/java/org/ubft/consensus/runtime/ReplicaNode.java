@@ -57,9 +57,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final long[] directIn = new long[256];
     private final long[] directOut = new long[256];
     private boolean closed;
-    /** How often FIFO delivery's holes are checked, and how long one may last ({@link FifoDelivery#expireHoles}). */
+    /** How often FIFO delivery's holes are checked, and how long one lasts before the broadcaster is asked to fill it. */
     private static final long HOLE_CHECK_NANOS = 1_000_000;
     private final long holeNanos;
+    /** A hole's identifier is asked of its broadcaster (REQUEST_SIGNED: it sends SIGNED again, {@link FifoDelivery}). */
+    private final FifoDelivery.HoleListener holeRequests = this::askForMissing;
     private final NanoClock clock;
     private long nextHoleCheck;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
@@ -165,8 +167,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.self = self;
         this.fabric = fabric;
         this.clock = clock;
-        // a hole that lasts 20 slow-path timeouts (at least 20 ms) is not reordering: give up on it (a summary covers it)
-        this.holeNanos = Math.max(20_000_000L, 20 * config.slowPathTimeoutNanos());
+        // a hole that lasts 4 slow-path timeouts (at least 5 ms) is not reordering: ask for what is missing
+        this.holeNanos = Math.max(5_000_000L, 4 * config.slowPathTimeoutNanos());
         this.ownsFabric = ownsFabric;
         this.config = config;
         int n = cluster.n();
@@ -281,6 +283,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             : OwnStreamLog.open(file, t, maxMessage, maxSummary);
     }
 
+    private void askForMissing(int broadcaster, long k) {
+        ctbcast.core().receiver(broadcaster).requestSlowPath(k);
+    }
+
     /** One duty cycle: CTBcast and every replica link stream, the client links, the replica's timers. */
     @Override
     public int doWork() {
@@ -291,7 +297,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         long now = clock.nanoTime();
         if (now - nextHoleCheck >= 0) {
             nextHoleCheck = now + HOLE_CHECK_NANOS;
-            work += fifo.expireHoles(now, holeNanos);
+            work += fifo.askForHoles(now, holeNanos, holeRequests);
         }
         return work;
     }
@@ -369,7 +375,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
-            + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_expired=" + fifo.holesExpired()
+            + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()
             + " ctbcast_late=" + fifo.late() + " ctbcast_misrouted=" + ctbcast.misrouted()
             + " links_malformed=" + ctbcast.links().malformed() + " links_sent=" + ctbcast.links().envelopesSent()
             + " links_ack_only=" + ctbcast.links().ackEnvelopes() + " tbcast_retransmitted=" + tbcastRetransmitted()

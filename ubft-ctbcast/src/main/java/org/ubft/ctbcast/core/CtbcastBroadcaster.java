@@ -17,7 +17,9 @@ import java.util.Arrays;
  *       layer above said every replica delivered k ({@link #allDelivered}) or k left the ring; and at once when
  *       a receiver asks for it (REQUEST_SIGNED, or {@link #requestSlowPath} here).</li>
  * </ul>
- * Either way SIGNED(k) goes out at most once per k (Observation 1), whoever asks.
+ * Either way SIGNED(k) is signed at most once per k (Observation 1), whoever asks; asked again after it went, the
+ * broadcaster sends the same SIGNED again, at most once per slow-path timeout ({@link #onRequestSigned}: a receiver
+ * that restarted asks for what its earlier run had received).
  */
 public final class CtbcastBroadcaster {
     private static final long NONE = CtbcastReceiver.NONE;
@@ -38,6 +40,9 @@ public final class CtbcastBroadcaster {
     private final UnsafeBuffer ringMessage;
     private final byte[] signState;
     private final long[] deadline;
+    /** SIGNED(k)'s signature, kept while k is in the ring, to send again on request; and when it last went. */
+    private final UnsafeBuffer ringSig;
+    private final long[] sentAt;
     private long lastK;
     private long nextTimer = 1;
     private long allDeliveredK;
@@ -56,6 +61,8 @@ public final class CtbcastBroadcaster {
         ringMessage = new UnsafeBuffer(new byte[t * maxMessage]);
         signState = new byte[t];
         deadline = new long[t];
+        ringSig = new UnsafeBuffer(new byte[t * SignedStatement.SIGNATURE_BYTES]);
+        sentAt = new long[t];
     }
 
     /**
@@ -128,13 +135,33 @@ public final class CtbcastBroadcaster {
         return true;
     }
 
-    /** REQUEST_SIGNED(k) from replica {@code from}. */
+    /**
+     * REQUEST_SIGNED(k) from replica {@code from}: SIGNED(k) made now, or, if it went out already, the same SIGNED
+     * again (the same signature: still one per k, Observation 1), at most once per slow-path timeout. A receiver that
+     * restarted asks so for messages of this stream delivered to its earlier run, which nobody else will send it
+     * again (departure: the paper has no restarts; its receivers ask only for the slow path of a LOCK they hold).
+     */
     void onRequestSigned(int from, long k) {
-        if (requestSlowPath(k)) {
+        if (requestSlowPath(k) || resendSigned(k)) {
             counters.signedRequestsServed++;
         } else {
             counters.signedRequestsIgnored++;
         }
+    }
+
+    private boolean resendSigned(long k) {
+        if (k < 1 || k > lastK) {
+            return false;
+        }
+        int s = slot(k);
+        long now = replica.clock().nanoTime();
+        if (ringK[s] != k || signState[s] != SENT || now - sentAt[s] < config.slowPathTimeoutNanos()) {
+            return false;
+        }
+        sentAt[s] = now;
+        replica.sendSigned(me, k, ringSig, s * SignedStatement.SIGNATURE_BYTES, ringMessage, s * maxMessage,
+            ringLength[s]);
+        return true;
     }
 
     private void requestSign(int s) {
@@ -159,6 +186,8 @@ public final class CtbcastBroadcaster {
             return; // k left the ring while it was being signed
         }
         signState[s] = SENT;
+        sentAt[s] = replica.clock().nanoTime();
+        ringSig.putBytes(s * SignedStatement.SIGNATURE_BYTES, signature, offset, SignedStatement.SIGNATURE_BYTES);
         long k = ringK[s];
         replica.sendSigned(me, k, signature, offset, ringMessage, s * maxMessage, ringLength[s]); // line 4
         replica.receiver(me).onSigned(k, ringMessage, s * maxMessage, ringLength[s], signature, offset, true);

@@ -43,7 +43,7 @@ public final class FifoDelivery implements DeliverHandler {
     /** Per broadcaster: since when (the caller's clock) messages are held behind {@link #holeAt}; NO_HOLE: none. */
     private final long[] holeSince;
     private final long[] holeAt;
-    private long holesExpired;
+    private long holesAsked;
     private static final long NO_HOLE = Long.MIN_VALUE;
 
     /**
@@ -172,50 +172,59 @@ public final class FifoDelivery implements DeliverHandler {
         next[broadcaster] = nextK;
     }
 
+    /** Told of an identifier that held messages have waited for too long ({@link #askForHoles}). */
+    @FunctionalInterface
+    public interface HoleListener {
+        /** {@code broadcaster}'s identifier {@code k} is missing behind held messages. */
+        void missing(int broadcaster, long k);
+    }
+
     /**
-     * Gives up on the identifiers that a broadcaster's held messages have waited for since at least
-     * {@code maxWaitNanos} (measured between calls, so up to one call period more): they are reported as a gap and
-     * the held messages go out. Tail-validity waits only until t later identifiers arrive, which a quiet broadcaster
-     * may never send; and a receiver that restarted would otherwise wait forever for messages delivered to its
-     * earlier run (a broadcaster's first messages, when the receiver heard it first within its first t). A gap is
-     * always safe here: consensus covers it with a summary (Algorithm 4).
+     * Names the identifiers that a broadcaster's held messages have waited for since at least {@code waitNanos}
+     * (measured between calls, so up to one call period more) to {@code listener}, and again every
+     * {@code waitNanos} while they are missing. Tail-validity gives up on an identifier only once t later ones
+     * arrived, which a quiet broadcaster may never send; a receiver that restarted would so wait forever for a
+     * message delivered to its earlier run (a broadcaster's first messages, when the receiver heard it first within
+     * its first t). The caller asks the broadcaster to send such a message again (CTBcast's SIGNED, still in its
+     * last t): nothing is given up here, so no gap appears that only a summary could fill.
      *
      * @param now the caller's clock
-     * @return how many broadcasters' holes were given up on
+     * @return how many broadcasters' holes were named
      */
-    public int expireHoles(long now, long maxWaitNanos) {
-        int expired = 0;
+    public int askForHoles(long now, long waitNanos, HoleListener listener) {
+        int asked = 0;
         for (int p = 0; p < next.length; p++) {
-            long first = firstHeld(p);
-            if (first < 0) {
+            long last = lastHeld(p);
+            if (last < 0) {
                 holeSince[p] = NO_HOLE;
             } else if (holeSince[p] == NO_HOLE || holeAt[p] != next[p]) {
                 holeSince[p] = now; // a new hole (or the old one moved on)
                 holeAt[p] = next[p];
-            } else if (now - holeSince[p] >= maxWaitNanos) {
-                holeSince[p] = NO_HOLE;
-                holesExpired++;
-                skipTo(p, first);
-                drain(p);
-                expired++;
+            } else if (now - holeSince[p] >= waitNanos) {
+                holeSince[p] = now;
+                holesAsked++;
+                asked++;
+                for (long k = next[p]; k < last; k++) {
+                    if (heldK[p][(int) (k % t)] != k) {
+                        listener.missing(p, k);
+                    }
+                }
             }
         }
-        return expired;
+        return asked;
     }
 
-    private long firstHeld(int p) {
-        long first = -1;
+    private long lastHeld(int p) {
+        long last = -1;
         for (long k : heldK[p]) {
-            if (k >= 0 && (first < 0 || k < first)) {
-                first = k;
-            }
+            last = Math.max(last, k);
         }
-        return first;
+        return last;
     }
 
-    /** Holes given up on by {@link #expireHoles}. */
-    public long holesExpired() {
-        return holesExpired;
+    /** Holes named by {@link #askForHoles}. */
+    public long holesAsked() {
+        return holesAsked;
     }
 
     /** The identifier of {@code broadcaster} that goes out next. */

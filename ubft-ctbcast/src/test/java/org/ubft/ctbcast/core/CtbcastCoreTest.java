@@ -328,7 +328,7 @@ class CtbcastCoreTest {
     }
 
     @Test
-    void requestSignedIsServedOncePerK() {
+    void requestSignedIsSignedOncePerKAndSentAgainAtMostOncePerSlowPathTimeout() {
         CtbcastReplica b = broadcasterCore(config);
         byte[] m = message(20, 4);
         b.broadcast(new UnsafeBuffer(m), 0, m.length);
@@ -339,10 +339,22 @@ class CtbcastCoreTest {
         settle();
         assertEquals(1, sentOfType(CtbcastMessage.SIGNED));
         assertEquals(1, b.counters().signedRequestsServed());
-        assertEquals(1, b.counters().signedRequestsIgnored());
+        assertEquals(1, b.counters().signedRequestsIgnored(), "the second request, within the slow-path timeout");
+        byte[] first = sent.get(sent.size() - 1);
         length = CtbcastMessage.encodeRequestSigned(request, 0, P, 7); // never broadcast
         b.onTbcastDeliver(2, request, 0, length);
         assertEquals(2, b.counters().signedRequestsIgnored());
+        // a receiver that restarted asks again later: the same SIGNED (one signature per k), once per timeout
+        now[0] += config.slowPathTimeoutNanos();
+        length = CtbcastMessage.encodeRequestSigned(request, 0, P, 1);
+        b.onTbcastDeliver(2, request, 0, length);
+        b.onTbcastDeliver(1, request, 0, length);
+        settle();
+        assertEquals(2, sentOfType(CtbcastMessage.SIGNED));
+        assertArrayEquals(first, sent.get(sent.size() - 1));
+        assertEquals(2, b.counters().signedRequestsServed());
+        assertEquals(3, b.counters().signedRequestsIgnored());
+        assertEquals(1, b.counters().signRequests(), "signed once");
     }
 
     @Test

@@ -63,33 +63,42 @@ class FifoDeliveryTest {
     }
 
     @Test
-    void aHoleThatOutlastsTheWaitIsGivenUpOnAndReportedAsAGap() {
+    void theIdentifiersOfAHoleThatOutlastsTheWaitAreAskedForAgainAndAgainNeverSkipped() {
+        List<String> asked = new ArrayList<>();
+        FifoDelivery.HoleListener listener = (p, k) -> asked.add(p + ":" + k);
         arrive(0, 1);
         arrive(0, 3); // 2 is missing, and no t later identifiers will come (a quiet broadcaster)
+        arrive(0, 5); // and 4
+        assertEquals(0, fifo.askForHoles(1_000, 500, listener)); // the hole is seen
+        assertEquals(0, fifo.askForHoles(1_400, 500, listener)); // not long enough yet
+        assertEquals(List.of(), asked);
+        assertEquals(1, fifo.askForHoles(1_500, 500, listener));
+        assertEquals(List.of("0:2", "0:4"), asked);
+        assertEquals(0, fifo.askForHoles(1_900, 500, listener));
+        assertEquals(1, fifo.askForHoles(2_000, 500, listener)); // asked again every wait
+        assertEquals(List.of("0:2", "0:4", "0:2", "0:4"), asked);
+        assertEquals(2, fifo.holesAsked());
+        assertEquals(List.of("0:1"), out, "nothing skipped");
+        assertEquals(List.of(), gaps);
+        arrive(0, 2); // the broadcaster sent it again
         arrive(0, 4);
-        assertEquals(0, fifo.expireHoles(1_000, 500)); // the hole is seen
-        assertEquals(0, fifo.expireHoles(1_400, 500)); // not long enough yet
-        assertEquals(List.of("0:1"), out);
-        assertEquals(1, fifo.expireHoles(1_500, 500));
-        assertEquals(List.of("0:1", "0:3", "0:4"), out);
-        assertEquals(List.of("0:2-3"), gaps);
-        assertEquals(1, fifo.holesExpired());
-        arrive(0, 2); // too late now: never delivered, never out of order
-        assertEquals(List.of("0:1", "0:3", "0:4"), out);
+        assertEquals(List.of("0:1", "0:2", "0:3", "0:4", "0:5"), out);
     }
 
     @Test
-    void aHoleFilledInTimeOrMovedOnIsNotGivenUpOn() {
+    void aHoleFilledInTimeOrMovedOnIsNotAskedFor() {
+        List<String> asked = new ArrayList<>();
+        FifoDelivery.HoleListener listener = (p, k) -> asked.add(p + ":" + k);
         arrive(1, 2);
-        fifo.expireHoles(0, 500); // 1 is missing since 0
+        fifo.askForHoles(0, 500, listener); // 1 is missing since 0
         arrive(1, 1); // filled: 1 and 2 go out
         arrive(1, 4); // a new hole at 3
-        fifo.expireHoles(400, 500); // seen at 400
-        assertEquals(0, fifo.expireHoles(800, 500), "the hole at 3 is 400 old, not 800");
+        fifo.askForHoles(400, 500, listener); // seen at 400
+        assertEquals(0, fifo.askForHoles(800, 500, listener), "the hole at 3 is 400 old, not 800");
         arrive(1, 3);
-        assertEquals(0, fifo.expireHoles(10_000, 500), "nothing held");
+        assertEquals(0, fifo.askForHoles(10_000, 500, listener), "nothing held");
+        assertEquals(List.of(), asked);
         assertEquals(List.of("1:1", "1:2", "1:3", "1:4"), out);
-        assertEquals(List.of(), gaps);
     }
 
     @Test

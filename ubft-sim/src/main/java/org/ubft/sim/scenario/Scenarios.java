@@ -206,7 +206,7 @@ public final class Scenarios {
     /**
      * Scenarios that find known, open bugs: not in {@link #ALL} (so that {@code ubft sim} and the default tests stay
      * green), run by name. None now: {@code restart-then-leader-crash} was one until the own-stream log and the
-     * expiry of FIFO holes (README, Simulator).
+     * requests for lasting FIFO holes (README, Simulator).
      */
     public static final List<Scenario> KNOWN_BUGS = List.of();
 
