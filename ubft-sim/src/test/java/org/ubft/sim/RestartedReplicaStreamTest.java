@@ -30,4 +30,33 @@ class RestartedReplicaStreamTest {
                 "seed " + seed + ": submitted " + r.submitted() + ", accepted " + r.accepted());
         }
     }
+
+    /**
+     * The leader crashes and restarts: its log says it led view 0, so it proposes nothing more there (it forgot what
+     * it proposed; a second PREPARE for a slot would be dropped as invalid), the others change view, and every
+     * request is served, without one message of the restarted replica dropped as invalid.
+     */
+    @Test
+    void aRestartedLeaderProposesNothingMoreAndTheOthersChangeView() {
+        for (long seed = 1; seed <= 10; seed++) {
+            RunResult r = Simulator.run(Scenarios.LEADER_CRASH_RESTART, seed);
+            String lines = r.countersLines();
+            assertTrue(r.ok(), () -> r.replayCommand("r.trace") + ": " + r.violations().kept() + "\n" + lines);
+            assertTrue(r.accepted() > 50 && r.accepted() == r.submitted(),
+                "seed " + seed + ": submitted " + r.submitted() + ", accepted " + r.accepted());
+            String restarted = lines.lines().filter(l -> l.startsWith("replica-0 counters:")).findFirst().orElseThrow();
+            assertTrue(number(restarted, "stream_recovered") >= 0, "seed " + seed + ": " + restarted);
+            for (String line : lines.lines().filter(l -> l.contains(" counters:")).toList()) {
+                assertTrue(number(line, "view") >= 1, "seed " + seed + ": a view change: " + line);
+                assertTrue(!line.contains("INVALID_"), "seed " + seed + ": nothing of a correct replica is invalid: "
+                    + line);
+            }
+        }
+    }
+
+    private static long number(String line, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" " + name + "=(-?\\d+)").matcher(line);
+        assertTrue(m.find(), name + " missing: " + line);
+        return Long.parseLong(m.group(1));
+    }
 }

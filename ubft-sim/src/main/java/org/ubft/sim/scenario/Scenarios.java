@@ -72,6 +72,21 @@ public final class Scenarios {
             return plan(back);
         });
 
+    /**
+     * The leader crashes and comes back (its own-stream log says it led view 0, so it proposes nothing more there): the
+     * followers must move to a view with another leader, and the restarted replica must take part.
+     */
+    public static final Scenario LEADER_CRASH_RESTART = Scenario.of("leader-crash-restart",
+        "the leader of view 0 crashes at 2-20 ms and restarts 1-10 ms later (GST), empty but for its own-stream log;"
+            + " it proposes nothing more in view 0, the others change view", (c, r) -> {
+            Faults.synchronous(c, r);
+            long at = between(r, 2 * MS, 20 * MS);
+            long back = at + between(r, 1 * MS, 10 * MS);
+            Faults.crashReplica(c, 0, at);
+            Faults.restartReplica(c, 0, back);
+            return plan(back);
+        });
+
     public static final Scenario REPLICA_PAUSE = Scenario.of("replica-pause",
         "one replica (leader or follower) stops running for 1-40 ms at 2-20 ms, as in a long GC pause; GST when it"
             + " resumes", (c, r) -> {
@@ -168,8 +183,9 @@ public final class Scenarios {
      * stream (its log) and hear the others' streams again, or the view change never completes.
      */
     public static final Scenario RESTART_THEN_LEADER_CRASH = Scenario.of("restart-then-leader-crash",
-        "a follower crashes at 2-10 ms and restarts 2-10 ms later, empty but for its own-stream log; the leader of view 0 crashes"
-            + " 10-30 ms after the restart (GST): the restarted replica and the other follower must go on together",
+        "a follower crashes at 2-10 ms and restarts 2-10 ms later, empty but for its own-stream log; the leader of"
+            + " view 0 crashes 10-30 ms after the restart (GST): the restarted replica and the other follower must go"
+            + " on together",
         (c, r) -> {
             Faults.synchronous(c, r);
             int follower = 1 + r.nextInt(c.cluster().n() - 1);
@@ -185,8 +201,8 @@ public final class Scenarios {
     /** Every scenario of {@code ubft sim --scenario all}. */
     public static final List<Scenario> ALL = Stream.concat(Stream.of(ALL_CORRECT, LOSSY_BEFORE_GST,
         PARTITION_LEADER, LEADER_CRASH, FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS,
-        LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, KV_ALL_CORRECT,
-        KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
+        LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, LEADER_CRASH_RESTART,
+        KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
         ByzantineScenarios.ALL.stream()).toList();
 
     /**
