@@ -131,6 +131,33 @@ class OwnStreamLogTest {
         assertTrue(kind.getMessage().contains("not a version 1 stream log"), kind.getMessage());
     }
 
+    /** On the fast path (the leader logs every PREPARE): nothing allocated per message or summary once warm. */
+    @Test
+    void appendingAllocatesNothing(@TempDir Path dir) {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
+        threads.setThreadAllocatedMemoryEnabled(true);
+        UnsafeBuffer m = new UnsafeBuffer(new byte[512]);
+        try (OwnStreamLog log = OwnStreamLog.open(dir.resolve("replica-0.stream"), T, 512, 1024)) {
+            for (long k = 1; k <= 200_000; k++) { // warm: JIT
+                log.append(k, m, 0, 100 + (int) (k % 400));
+                if (k % 4 == 0) {
+                    log.summary(k - 1, m, 0, 300);
+                }
+            }
+            long tid = Thread.currentThread().getId();
+            long before = threads.getThreadAllocatedBytes(tid);
+            for (long k = 200_001; k <= 300_000; k++) {
+                log.append(k, m, 0, 100 + (int) (k % 400));
+                if (k % 4 == 0) {
+                    log.summary(k - 1, m, 0, 300);
+                }
+            }
+            long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            assertTrue(allocated < 16 * 1024, allocated + " bytes allocated for 100,000 messages and 25,000 summaries");
+        }
+    }
+
     @Test
     void tooLongAMessageIsRefused() {
         OwnStreamLog log = OwnStreamLog.inMemory(T, 4, 8);
