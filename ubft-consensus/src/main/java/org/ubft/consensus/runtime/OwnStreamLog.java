@@ -107,7 +107,7 @@ public final class OwnStreamLog implements AutoCloseable {
                 StandardOpenOption.WRITE)) {
                 mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
             }
-            mapped.order(java.nio.ByteOrder.LITTLE_ENDIAN); // xxHash64 reads it as is, with no little-endian copy
+            mapped.order(java.nio.ByteOrder.LITTLE_ENDIAN); // as xxHash64 (Checksums) reads it: no copy per call
             OwnStreamLog log = new OwnStreamLog(new UnsafeBuffer(mapped), mapped, file, t, maxMessageBytes,
                 maxSummaryBytes);
             if (existed) {
