@@ -8,6 +8,7 @@ import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.consensus.runtime.OwnStreamLog;
 import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.consensus.runtime.UnreplicatedServer;
 import picocli.CommandLine.Command;
@@ -102,7 +103,13 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 + " app=" + app;
             counters = server::countersLine;
         } else {
-            ReplicaNode node = ReplicaNode.open(config, id, machine, first, SystemNanoClock.INSTANCE, dataDir);
+            ReplicaNode node;
+            try {
+                node = ReplicaNode.open(config, id, machine, first, SystemNanoClock.INSTANCE, dataDir);
+            } catch (OwnStreamLog.UnusableLogException e) {
+                throw new ParameterException(spec.commandLine(), "--data-dir " + dataDir + ": " + e.getMessage(), e,
+                    spec.findOption("--data-dir"), String.valueOf(dataDir));
+            }
             agent = node;
             idle = node.idleStrategy(config.newIdleStrategy());
             ready = NodeId.toString(NodeId.replica(id)) + " ready: cluster=" + config.clusterName() + " fabric="

@@ -42,6 +42,24 @@ class ReplicaCommandTest {
     }
 
     @Test
+    void anUnusableDataDirIsNamedWithTheFix() throws java.io.IOException {
+        Path file = TestClusters.write("shm", 100);
+        Path notADir = java.nio.file.Files.createTempFile("ubft-not-a-dir", "");
+        CommandRun under = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--data-dir",
+            notADir.resolve("sub").toString());
+        assertEquals(2, under.exitCode, under.toString());
+        assertTrue(under.err.contains("--data-dir " + notADir.resolve("sub")) && under.err.contains("writable"),
+            under.toString());
+        Path dir = java.nio.file.Files.createTempDirectory("ubft-data");
+        java.nio.file.Files.write(dir.resolve("replica-0.stream"), new byte[100]); // not a stream log
+        CommandRun other = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--data-dir",
+            dir.toString());
+        assertEquals(2, other.exitCode, other.toString());
+        assertTrue(other.err.contains("replica-0.stream was written by another configuration")
+            && other.err.contains("delete the file"), other.toString());
+    }
+
+    @Test
     void aClientIdOutsideTheClusterIsNamed() {
         Path file = TestClusters.write("shm", 100);
         CommandRun run = CommandRun.of("client", "--config", file.toString(), "--id", "1");

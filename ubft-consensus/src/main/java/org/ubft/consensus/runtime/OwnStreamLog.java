@@ -6,7 +6,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.Checksums;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -34,6 +33,15 @@ public final class OwnStreamLog implements AutoCloseable {
     private static final int HEADER = 64;
     private static final int FIRST_K_AT = 24;
     private static final int RECORD_HEADER = 24; // i64 k, i32 length, i32 pad, i64 checksum
+
+    /** The log cannot be used: the message names the file, the problem and the fix. */
+    public static final class UnusableLogException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        UnusableLogException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
 
     /** What an earlier run of this replica left in its log. */
     public record Recovered(long firstK, long summaryK, byte[] summary, List<byte[]> messages) {
@@ -85,9 +93,8 @@ public final class OwnStreamLog implements AutoCloseable {
     /**
      * The log in {@code file}, created (with its directories) if missing.
      *
-     * @throws IllegalStateException if the file is another kind of file, or was written with another tail or message
-     *                               size (the message says how to go on)
-     * @throws UncheckedIOException  if the file cannot be created or mapped
+     * @throws UnusableLogException if the file cannot be created or mapped, is another kind of file, or was written
+     *                               with another tail or message size (the message says how to go on)
      */
     public static OwnStreamLog open(Path file, int t, int maxMessageBytes, int maxSummaryBytes) {
         OwnStreamLog shape = new OwnStreamLog(null, null, null, t, maxMessageBytes, maxSummaryBytes);
@@ -99,8 +106,8 @@ public final class OwnStreamLog implements AutoCloseable {
             }
             boolean existed = Files.exists(file) && Files.size(file) > 0;
             if (existed && Files.size(file) != size) {
-                throw new IllegalStateException(mismatch(file, "its size is " + Files.size(file) + " bytes, not "
-                    + size));
+                throw new UnusableLogException(mismatch(file, "its size is " + Files.size(file) + " bytes, not "
+                    + size), null);
             }
             MappedByteBuffer mapped;
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -115,7 +122,7 @@ public final class OwnStreamLog implements AutoCloseable {
             }
             return log;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the replica's stream log " + file + ": " + e.getMessage()
+            throw new UnusableLogException("cannot open the replica's stream log " + file + ": " + e
                 + "; check that its directory is writable (replica option --data-dir)", e);
         }
     }
@@ -129,12 +136,12 @@ public final class OwnStreamLog implements AutoCloseable {
 
     private void checkHeader() {
         if (region.getLong(0) != MAGIC || region.getInt(8) != VERSION) {
-            throw new IllegalStateException(mismatch(file, "not a version " + VERSION + " stream log"));
+            throw new UnusableLogException(mismatch(file, "not a version " + VERSION + " stream log"), null);
         }
         if (region.getInt(12) != t || region.getInt(16) != maxMessage || region.getInt(20) != maxSummary) {
-            throw new IllegalStateException(mismatch(file, "tail " + region.getInt(12) + ", messages up to "
+            throw new UnusableLogException(mismatch(file, "tail " + region.getInt(12) + ", messages up to "
                 + region.getInt(16) + " bytes, summaries up to " + region.getInt(20) + "; now " + t + ", " + maxMessage
-                + ", " + maxSummary));
+                + ", " + maxSummary), null);
         }
     }
 
@@ -236,6 +243,11 @@ public final class OwnStreamLog implements AutoCloseable {
 
     private int messageAt(long k) {
         return HEADER + 2 * summarySlot + (int) (k % t) * messageSlot;
+    }
+
+    /** The file, or "the in-memory log". */
+    public String describe() {
+        return file != null ? file.toString() : "the in-memory log";
     }
 
     /** Unmaps the file (an in-memory log stays as it is). */

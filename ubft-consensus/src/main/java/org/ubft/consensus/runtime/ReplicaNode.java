@@ -258,7 +258,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * run left its stream there, the replica goes on with it ({@link Replica#recoverOwnStream}: same identifiers,
      * the logged messages broadcast again) instead of starting a new one at the epoch. The node closes the log.
      *
-     * @throws IllegalStateException if the log's summary does not verify (another cluster's log)
+     * @throws OwnStreamLog.UnusableLogException if the log's summary does not verify (another cluster's log)
      */
     public void startAt(long epoch, OwnStreamLog log) {
         OwnStreamLog.Recovered r = log.recover();
@@ -271,7 +271,12 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         consensusTbcast.startAt(epoch + 1);
         clientLinks.links().startAt(epoch);
         fifo.resume(self, r.resumeK() + r.messages().size()); // what the log holds is applied below, not delivered
-        replica.recoverOwnStream(r.firstK(), r.summaryK(), r.summary(), r.messages());
+        try {
+            replica.recoverOwnStream(r.firstK(), r.summaryK(), r.summary(), r.messages());
+        } catch (IllegalStateException e) {
+            throw new OwnStreamLog.UnusableLogException(e.getMessage() + "; delete " + log.describe() + " if this"
+                + " replica is to start a new stream", e);
+        }
     }
 
     /** A log sized for this node's replica config: in memory (the simulator's "disk") or in {@code file}. */

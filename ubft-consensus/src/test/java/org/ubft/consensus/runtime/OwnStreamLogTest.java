@@ -119,14 +119,14 @@ class OwnStreamLogTest {
         try (OwnStreamLog log = OwnStreamLog.open(file, T, 64, 128)) {
             append(log, 1);
         }
-        IllegalStateException size = assertThrows(IllegalStateException.class,
+        IllegalStateException size = assertThrows(OwnStreamLog.UnusableLogException.class,
             () -> OwnStreamLog.open(file, 2 * T, 64, 128));
         assertTrue(size.getMessage().contains(file.toString()) && size.getMessage().contains("delete the file"),
             size.getMessage());
         Path other = dir.resolve("not-a-log");
         Files.write(other, new byte[(int) Files.size(file)]);
         Files.write(other, "hello".getBytes(StandardCharsets.US_ASCII), java.nio.file.StandardOpenOption.WRITE);
-        IllegalStateException kind = assertThrows(IllegalStateException.class,
+        IllegalStateException kind = assertThrows(OwnStreamLog.UnusableLogException.class,
             () -> OwnStreamLog.open(other, T, 64, 128));
         assertTrue(kind.getMessage().contains("not a version 1 stream log"), kind.getMessage());
     }
