@@ -23,6 +23,8 @@ import java.util.Arrays;
  */
 public final class CtbcastBroadcaster {
     private static final long NONE = CtbcastReceiver.NONE;
+    /** A requester's resend budget (t) is renewed every this many slow-path timeouts. */
+    static final int RESEND_PERIODS = 10;
     private static final byte NOT_SIGNED = 0;
     private static final byte SIGN_WANTED = 1;
     private static final byte SIGNING = 2;
@@ -43,6 +45,9 @@ public final class CtbcastBroadcaster {
     /** SIGNED(k)'s signature, kept while k is in the ring, to send again on request; and when it last went. */
     private final UnsafeBuffer ringSig;
     private final long[] sentAt;
+    /** Per requester: resends it caused in its current budget period, and when that period began. */
+    private final int[] resends;
+    private final long[] resendPeriodStart;
     private long lastK;
     private long nextTimer = 1;
     private long allDeliveredK;
@@ -63,6 +68,8 @@ public final class CtbcastBroadcaster {
         deadline = new long[t];
         ringSig = new UnsafeBuffer(new byte[t * SignedStatement.SIGNATURE_BYTES]);
         sentAt = new long[t];
+        resends = new int[config.n()];
+        resendPeriodStart = new long[config.n()];
     }
 
     /**
@@ -140,17 +147,19 @@ public final class CtbcastBroadcaster {
      * again (the same signature: still one per k, Observation 1), at most once per slow-path timeout. A receiver that
      * restarted asks so for messages of this stream delivered to its earlier run, which nobody else will send it
      * again (departure: the paper has no restarts; its receivers ask only for the slow path of a LOCK they hold).
+     * Each requester may cause at most t resends per {@value #RESEND_PERIODS} slow-path timeouts (a whole tail at
+     * once, for a restarted receiver), so that a Byzantine one cannot make this replica send its tail over and over.
      */
     void onRequestSigned(int from, long k) {
-        if (requestSlowPath(k) || resendSigned(k)) {
+        if (requestSlowPath(k) || resendSigned(from, k)) {
             counters.signedRequestsServed++;
         } else {
             counters.signedRequestsIgnored++;
         }
     }
 
-    private boolean resendSigned(long k) {
-        if (k < 1 || k > lastK) {
+    private boolean resendSigned(int from, long k) {
+        if (k < 1 || k > lastK || from < 0 || from >= resends.length) {
             return false;
         }
         int s = slot(k);
@@ -158,6 +167,14 @@ public final class CtbcastBroadcaster {
         if (ringK[s] != k || signState[s] != SENT || now - sentAt[s] < config.slowPathTimeoutNanos()) {
             return false;
         }
+        if (now - resendPeriodStart[from] >= RESEND_PERIODS * config.slowPathTimeoutNanos()) {
+            resendPeriodStart[from] = now;
+            resends[from] = 0;
+        }
+        if (resends[from] >= t) {
+            return false; // this requester's budget
+        }
+        resends[from]++;
         sentAt[s] = now;
         replica.sendSigned(me, k, ringSig, s * SignedStatement.SIGNATURE_BYTES, ringMessage, s * maxMessage,
             ringLength[s]);

@@ -357,6 +357,34 @@ class CtbcastCoreTest {
         assertEquals(1, b.counters().signRequests(), "signed once");
     }
 
+    /** A Byzantine replica asking for every identifier over and over gets at most t resends per budget period. */
+    @Test
+    void aRequesterCausesAtMostTResendsPerPeriod() {
+        long timeout = 50_000;
+        CtbcastReplica b = broadcasterCore(new CtbcastConfig(N, T, 100, 16, SignedMode.IMMEDIATELY, timeout, 0));
+        byte[] m = message(20, 4);
+        for (int i = 0; i < T; i++) {
+            b.broadcast(new UnsafeBuffer(m), 0, m.length);
+        }
+        settle();
+        long signed = sentOfType(CtbcastMessage.SIGNED);
+        assertEquals(T, signed);
+        UnsafeBuffer request = new UnsafeBuffer(new byte[CtbcastMessage.HEADER_BYTES]);
+        for (int round = 1; round < CtbcastBroadcaster.RESEND_PERIODS; round++) {
+            now[0] += timeout;
+            for (long k = 1; k <= T; k++) {
+                b.onTbcastDeliver(2, request, 0, CtbcastMessage.encodeRequestSigned(request, 0, P, k));
+            }
+            settle();
+        }
+        assertEquals(signed + T, sentOfType(CtbcastMessage.SIGNED), "one tail's worth in the period, not "
+            + (CtbcastBroadcaster.RESEND_PERIODS - 1) + " of them");
+        now[0] += timeout; // another requester has its own budget
+        b.onTbcastDeliver(1, request, 0, CtbcastMessage.encodeRequestSigned(request, 0, P, 1));
+        settle();
+        assertEquals(signed + T + 1, sentOfType(CtbcastMessage.SIGNED));
+    }
+
     @Test
     void receiverAsksForTheSlowPathAfterItsTimeout() {
         build(new CtbcastConfig(N, T, 100, 16, SignedMode.AFTER_TIMEOUT, 50_000, 10_000));
