@@ -211,7 +211,7 @@ public final class LocalCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
             return 1;
         } finally {
-            deleteTree(data);
+            org.agrona.IoUtil.delete(data.toFile(), true); // left behind in the temporary directory if it fails
         }
     }
 
@@ -222,14 +222,6 @@ public final class LocalCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot create a temporary directory for the replicas' stream logs"
                 + " (" + e.getMessage() + "); check that TMPDIR (or /tmp) is writable", e);
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        try (var paths = java.nio.file.Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            // left behind in the temporary directory: harmless
         }
     }
 

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * {@code ubft replica --config FILE --id N [--app flip|orderbook] [--path fast|slow] [--data-dir DIR] [--unreplicated]}: runs replica N (an
+ * {@code ubft replica --config FILE --id N [--app flip|orderbook] [--path fast|slow] [--data-dir DIR]
+ * [--unreplicated]}: runs replica N (an
  * {@link ReplicaNode} on an {@link AgentRunner} with the cluster's idle strategy) until SIGTERM or SIGINT. Logs one
  * ready line, and at exit one counters line ({@code replica-N counters: name=value ...}); exit 0, or 1 if the agent
  * failed. With {@code --unreplicated} it runs the baseline {@link UnreplicatedServer} as replica 0 instead.
@@ -63,8 +64,8 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = {"Directory where the replica keeps its own CTBcast stream (replica-N.stream, a few MB,"
                 + " created if missing) so that after a crash and restart it goes on with that stream and takes"
-                + " part in view changes again. Keep one directory per cluster lifetime (replicas of one host may share it): a file"
-                + " left by an earlier cluster must be deleted before a new cluster starts.",
+                + " part in view changes again. Keep one directory per cluster lifetime (replicas of one host may"
+                + " share it): a file left by an earlier cluster must be deleted before a new cluster starts.",
                 "Default: none (a restarted replica catches up by state transfer but cannot CTBcast more than t"
                 + " messages, so it takes no part in a later view change)."})
     private java.nio.file.Path dataDir;

@@ -10,6 +10,7 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ChecksumsTest {
     @Test
@@ -27,6 +28,26 @@ class ChecksumsTest {
             assertEquals(reference, Checksums.xxHash64(new UnsafeBuffer(direct, 3, size + 10), 2, size),
                 "a buffer wrapping part of a ByteBuffer hashes its own range");
         }
+    }
+
+    /** A direct buffer in the JDK's default (big-endian) order, as the fabric maps and allocates them. */
+    @Test
+    void aBigEndianDirectBufferIsHashedWithoutAllocating() {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
+        threads.setThreadAllocatedMemoryEnabled(true);
+        UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+        long sum = 0;
+        for (int i = 0; i < 200_000; i++) { // warm: JIT
+            sum += Checksums.xxHash64(b, i & 63, 100 + (i & 1023));
+        }
+        long tid = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 100_000; i++) {
+            sum += Checksums.xxHash64(b, i & 63, 100 + (i & 1023));
+        }
+        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+        assertTrue(allocated < 16 * 1024, allocated + " bytes allocated for 100,000 checksums (" + sum + ")");
     }
 
     @Test

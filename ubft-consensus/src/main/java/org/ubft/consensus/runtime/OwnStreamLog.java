@@ -69,7 +69,6 @@ public final class OwnStreamLog implements AutoCloseable {
     private final Path file;
     /** The slot (0 or 1) of the latest summary; the next goes to the other. */
     private int latestSummarySlot = 1;
-    private boolean started;
 
     private OwnStreamLog(UnsafeBuffer region, MappedByteBuffer mapped, Path file, int t, int maxMessage,
                          int maxSummary) {
@@ -79,15 +78,26 @@ public final class OwnStreamLog implements AutoCloseable {
         this.t = t;
         this.maxMessage = maxMessage;
         this.maxSummary = maxSummary;
-        this.messageSlot = RECORD_HEADER + align(maxMessage);
-        this.summarySlot = RECORD_HEADER + align(maxSummary);
+        this.messageSlot = messageSlot(maxMessage);
+        this.summarySlot = summarySlot(maxSummary);
+    }
+
+    private static int messageSlot(int maxMessage) {
+        return RECORD_HEADER + align(maxMessage);
+    }
+
+    private static int summarySlot(int maxSummary) {
+        return RECORD_HEADER + align(maxSummary);
+    }
+
+    private static int size(int t, int maxMessage, int maxSummary) {
+        return HEADER + 2 * summarySlot(maxSummary) + t * messageSlot(maxMessage);
     }
 
     /** A log in memory, for the simulator and tests (it survives a replica's restart as long as the object does). */
     public static OwnStreamLog inMemory(int t, int maxMessageBytes, int maxSummaryBytes) {
-        OwnStreamLog log = new OwnStreamLog(null, null, null, t, maxMessageBytes, maxSummaryBytes);
-        return new OwnStreamLog(new UnsafeBuffer(new byte[log.size()]), null, null, t, maxMessageBytes,
-            maxSummaryBytes);
+        return new OwnStreamLog(new UnsafeBuffer(new byte[size(t, maxMessageBytes, maxSummaryBytes)]), null, null, t,
+            maxMessageBytes, maxSummaryBytes);
     }
 
     /**
@@ -97,8 +107,7 @@ public final class OwnStreamLog implements AutoCloseable {
      *                               with another tail or message size (the message says how to go on)
      */
     public static OwnStreamLog open(Path file, int t, int maxMessageBytes, int maxSummaryBytes) {
-        OwnStreamLog shape = new OwnStreamLog(null, null, null, t, maxMessageBytes, maxSummaryBytes);
-        long size = shape.size();
+        long size = size(t, maxMessageBytes, maxSummaryBytes);
         try {
             Path dir = file.toAbsolutePath().getParent();
             if (dir != null) {
@@ -114,7 +123,6 @@ public final class OwnStreamLog implements AutoCloseable {
                 StandardOpenOption.WRITE)) {
                 mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
             }
-            mapped.order(java.nio.ByteOrder.LITTLE_ENDIAN); // as xxHash64 (Checksums) reads it: no copy per call
             OwnStreamLog log = new OwnStreamLog(new UnsafeBuffer(mapped), mapped, file, t, maxMessageBytes,
                 maxSummaryBytes);
             if (existed) {
@@ -145,10 +153,6 @@ public final class OwnStreamLog implements AutoCloseable {
         }
     }
 
-    private int size() {
-        return HEADER + 2 * summarySlot + t * messageSlot;
-    }
-
     private static int align(int bytes) {
         return (bytes + 7) & ~7;
     }
@@ -158,7 +162,7 @@ public final class OwnStreamLog implements AutoCloseable {
      * identifier order up to the first one missing. Call once, before {@link #append}.
      */
     public Recovered recover() {
-        if (region.getLong(0) != MAGIC || region.getLong(FIRST_K_AT) == 0) {
+        if (!hasStream()) {
             return Recovered.NOTHING;
         }
         long firstK = region.getLong(FIRST_K_AT);
@@ -190,6 +194,11 @@ public final class OwnStreamLog implements AutoCloseable {
         return new Recovered(firstK, summaryK, summary, messages);
     }
 
+    /** Whether a run of this replica broadcast something (the header holds its first identifier). */
+    private boolean hasStream() {
+        return region.getLong(0) == MAGIC && region.getLong(FIRST_K_AT) != 0;
+    }
+
     private boolean intact(int at, int max) {
         long k = region.getLong(at);
         int length = region.getInt(at + 8);
@@ -206,16 +215,13 @@ public final class OwnStreamLog implements AutoCloseable {
         if (length > maxMessage) {
             throw new IllegalArgumentException("message of " + length + " bytes; the log holds up to " + maxMessage);
         }
-        if (!started) {
-            started = true;
-            if (region.getLong(0) != MAGIC || region.getLong(FIRST_K_AT) == 0) {
-                region.putLong(0, MAGIC);
-                region.putInt(8, VERSION);
-                region.putInt(12, t);
-                region.putInt(16, maxMessage);
-                region.putInt(20, maxSummary);
-                region.putLong(FIRST_K_AT, k);
-            }
+        if (!hasStream()) { // the first message ever: k is the stream's first identifier
+            region.putLong(0, MAGIC);
+            region.putInt(8, VERSION);
+            region.putInt(12, t);
+            region.putInt(16, maxMessage);
+            region.putInt(20, maxSummary);
+            region.putLong(FIRST_K_AT, k);
         }
         write(messageAt(k), k, message, offset, length);
     }
@@ -225,7 +231,7 @@ public final class OwnStreamLog implements AutoCloseable {
         if (length > maxSummary) {
             throw new IllegalArgumentException("summary of " + length + " bytes; the log holds up to " + maxSummary);
         }
-        if (region.getLong(0) != MAGIC || region.getLong(FIRST_K_AT) == 0) {
+        if (!hasStream()) {
             return; // nothing broadcast yet (cannot happen: a summary is about a broadcast message)
         }
         latestSummarySlot ^= 1;

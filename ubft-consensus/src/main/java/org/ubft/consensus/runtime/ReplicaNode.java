@@ -248,7 +248,12 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * still hold its old indices ({@link CtbcastNode#startAt}).
      */
     public void startAt(long epoch) {
-        ctbcast.startAt(epoch);
+        startAt(epoch, epoch + 1);
+    }
+
+    /** Every outgoing index at {@code epoch}, this replica's CTBcast identifiers at {@code firstOwnK}. */
+    private void startAt(long epoch, long firstOwnK) {
+        ctbcast.startAt(epoch, firstOwnK);
         consensusTbcast.startAt(epoch + 1);
         clientLinks.links().startAt(epoch);
     }
@@ -267,9 +272,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             startAt(epoch);
             return;
         }
-        ctbcast.startAt(epoch, r.resumeK());
-        consensusTbcast.startAt(epoch + 1);
-        clientLinks.links().startAt(epoch);
+        startAt(epoch, r.resumeK());
         fifo.resume(self, r.resumeK() + r.messages().size()); // what the log holds is applied below, not delivered
         try {
             replica.recoverOwnStream(r.firstK(), r.summaryK(), r.summary(), r.messages());

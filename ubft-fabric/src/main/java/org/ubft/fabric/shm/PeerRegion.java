@@ -60,7 +60,6 @@ final class PeerRegion {
                 throw new UnusableRegionFileException(file, "size " + size);
             }
             mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
-            mapping.order(java.nio.ByteOrder.LITTLE_ENDIAN); // as xxHash64 (Checksums) reads it: no copy per call
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {

@@ -54,7 +54,6 @@ final class RegionFiles {
             fillWithZeros(channel, fileLength);
             mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, fileLength);
         }
-        mapping.order(java.nio.ByteOrder.LITTLE_ENDIAN); // as xxHash64 (Checksums) reads it: no copy per call
         try {
             UnsafeBuffer header = new UnsafeBuffer(mapping, 0, HEADER_LENGTH);
             header.putInt(VERSION_OFFSET, VERSION);

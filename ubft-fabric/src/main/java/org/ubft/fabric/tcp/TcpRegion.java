@@ -12,9 +12,8 @@ import org.ubft.fabric.Permissions;
 final class TcpRegion extends BasicLocalRegion {
 
     TcpRegion(int regionId, int length, Permissions permissions) {
-        // little-endian: xxHash64 (Checksums) reads a direct buffer in that order, else it makes a copy per call
-        super(regionId, new UnsafeBuffer(BufferUtil.allocateDirectAligned(alignedCapacity(length), 64)
-            .order(java.nio.ByteOrder.LITTLE_ENDIAN), 0, length), permissions);
+        super(regionId, new UnsafeBuffer(BufferUtil.allocateDirectAligned(alignedCapacity(length), 64), 0, length),
+            permissions);
     }
 
     private static int alignedCapacity(int length) {
