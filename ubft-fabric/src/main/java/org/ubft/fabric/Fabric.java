@@ -64,6 +64,20 @@ public interface Fabric extends AutoCloseable {
                DirectBuffer src, int srcIndex, int length);
 
     /**
+     * Posts a WRITE as {@link #write} does, whose completion may come late: for a poster that does not wait for it (a
+     * tail channel frees a slot with it, t messages later). An implementation may then confirm several such WRITEs at
+     * once instead of answering each (the tcp fabric's owner confirms them together within
+     * {@code fabric.tcp.lazy.confirm.us}, or with the answer to any later operation of the same poster), which saves
+     * one-way traffic an answer frame and its sender a wake-up per message. Everything else in the contract holds:
+     * the WRITE completes exactly once, in order with the poster's other operations on the region, ACCESS_DENIED if
+     * refused, UNREACHABLE if lost, and a READ posted after its completion sees it. By default, a plain WRITE.
+     */
+    default void writeLazily(long workRequestId, int owner, int regionId, int offset,
+                             DirectBuffer src, int srcIndex, int length) {
+        write(workRequestId, owner, regionId, offset, src, srcIndex, length);
+    }
+
+    /**
      * Hands at most {@code limit} completions to {@code handler}, in completion order.
      *
      * @return how many were handed over

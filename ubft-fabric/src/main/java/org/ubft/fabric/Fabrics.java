@@ -47,6 +47,7 @@ public final class Fabrics {
                     .peerResolver(id -> config.contains(id) ? config.address(id) : null)
                     .maxOutstanding(config.fabricMaxOutstanding())
                     .operationTimeout(config.fabricOpTimeoutNanos(), TimeUnit.NANOSECONDS)
+                    .lazyConfirm(config.tcpLazyConfirmNanos(), TimeUnit.NANOSECONDS)
                     .idleStrategy(config::newIdleStrategy)
                     .waitOnSockets(waitsOnSockets(config.idleStrategy()))
                     // a memory node has no thread polling its fabric: its network needs one of its own

@@ -219,6 +219,46 @@ public abstract class FabricContractTest {
     }
 
     @Test
+    void lazyWritesCompleteInOrderWithOtherOperationsAndAReadAfterThemSeesThem() {
+        int n = 40;
+        List<Long> ids = new ArrayList<>();
+        UnsafeBuffer src = new UnsafeBuffer(new byte[64]);
+        for (int i = 0; i < n; i++) {
+            src.setMemory(0, 64, (byte) (i + 1));
+            long id = nextId++;
+            ids.add(id);
+            if (i % 10 == 9) {
+                writer.read(id, OWNER, REGION, 0, new UnsafeBuffer(new byte[64]), 0, 64);
+            } else if (i % 10 == 4) {
+                writer.write(id, OWNER, REGION, 64 * i, src, 0, 64);
+            } else {
+                writer.writeLazily(id, OWNER, REGION, 64 * i, src, 0, 64);
+            }
+        }
+        for (long id : ids) {
+            assertEquals(Status.SUCCESS, writerCq.await(id), "operation " + id);
+        }
+        assertEquals(ids, writerCq.order(), "lazy WRITEs complete in posting order with the others");
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[64 * n]);
+        assertEquals(Status.SUCCESS, read(reader, readerCq, 0, dst, 64 * n));
+        for (int i = 0; i < n; i++) {
+            if (i % 10 != 9) {
+                assertEquals((byte) (i + 1), dst.getByte(64 * i + 63), "lazy WRITE " + i + " landed");
+            }
+        }
+    }
+
+    @Test
+    void aLazyWriteThatIsNotAllowedIsDeniedAndHasNoEffect() {
+        UnsafeBuffer src = filled(64, 9);
+        reader.writeLazily(nextId, OWNER, REGION, 0, src, 0, 64);
+        assertEquals(Status.ACCESS_DENIED, readerCq.await(nextId++));
+        writer.writeLazily(nextId, OWNER, REGION, LENGTH - 8, src, 0, 64);
+        assertEquals(Status.ACCESS_DENIED, writerCq.await(nextId++), "out of bounds");
+        assertEquals(0L, owner.localRegion(REGION).buffer().getLongVolatile(0));
+    }
+
+    @Test
     void readPostedAfterAWriteCompletedSeesIt() {
         UnsafeBuffer src = new UnsafeBuffer(new byte[8]);
         UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);

@@ -43,6 +43,7 @@ public final class ClusterConfig {
     private final int fabricMaxOutstanding;
     private final boolean tcpAuthenticated;
     private final boolean tcpSharedThread;
+    private final int tcpLazyConfirmMicros;
     private final String idleStrategy;
     private final ConsensusSettings consensus;
     private final Path keysDir;
@@ -54,7 +55,7 @@ public final class ClusterConfig {
     ClusterConfig(String source, String clusterName, int f, int fm, FabricType fabric, Path shmDir, int ctbcastTail,
                   int consensusWindow, int registerValueBytes, int registerDeltaMicros, int channelMaxMessageBytes,
                   int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, boolean tcpSharedThread,
-                  String idleStrategy,
+                  int tcpLazyConfirmMicros, String idleStrategy,
                   Path keysDir, ConsensusSettings consensus,
                   Endpoint[] replicas, Endpoint[] memnodes, Endpoint[] clients) {
         this.source = source;
@@ -72,6 +73,7 @@ public final class ClusterConfig {
         this.fabricMaxOutstanding = fabricMaxOutstanding;
         this.tcpAuthenticated = tcpAuthenticated;
         this.tcpSharedThread = tcpSharedThread;
+        this.tcpLazyConfirmMicros = tcpLazyConfirmMicros;
         this.idleStrategy = idleStrategy;
         this.keysDir = keysDir;
         this.consensus = consensus;
@@ -210,6 +212,14 @@ public final class ClusterConfig {
      */
     public boolean tcpSharedThread() {
         return tcpSharedThread;
+    }
+
+    /**
+     * {@code fabric.tcp.lazy.confirm.us}: how long a tcp owner may leave lazy WRITEs (a tail channel's) unconfirmed,
+     * in nanoseconds; 0 = answered one by one.
+     */
+    public long tcpLazyConfirmNanos() {
+        return TimeUnit.MICROSECONDS.toNanos(tcpLazyConfirmMicros);
     }
 
     public String idleStrategy() {
@@ -386,6 +396,11 @@ public final class ClusterConfig {
         /** Sets {@code fabric.tcp.authentication}. */
         public Builder tcpAuthentication(String mode) {
             return set(ConfigKey.FABRIC_TCP_AUTHENTICATION.key(), mode);
+        }
+
+        /** Sets {@code fabric.tcp.lazy.confirm.us}. */
+        public Builder tcpLazyConfirmMicros(int micros) {
+            return set(ConfigKey.FABRIC_TCP_LAZY_CONFIRM_US.key(), micros);
         }
 
         /** Sets {@code fabric.tcp.threading}. */

@@ -44,6 +44,9 @@ public enum ConfigKey {
             "fabric operations a process may have in flight at once"),
     FABRIC_TCP_AUTHENTICATION("fabric.tcp.authentication", Kind.CHOICE, "ed25519", 0, 0, List.of("ed25519", "none"),
             "tcp connections: ed25519 = signed key agreement and an HMAC on every frame; none = unauthenticated"),
+    FABRIC_TCP_LAZY_CONFIRM_US("fabric.tcp.lazy.confirm.us", Kind.INT, "5000", 0, 1_000_000, List.of(),
+            "a tail channel's WRITEs are confirmed together: an owner confirms them at the latest this many microseconds "
+            + "after the first (0 = answer each at once); less than half of fabric.op.timeout.ms"),
     FABRIC_TCP_THREADING("fabric.tcp.threading", Kind.CHOICE, "shared", 0, 0, List.of("shared", "dedicated"),
             "where a replica's or client's tcp network runs: shared = on its agent thread, which waits on the sockets; "
             + "dedicated = on a thread of its own (memory nodes always have one)"),

@@ -67,6 +67,15 @@ final class ConfigParser {
         int maxOutstanding = integer(ConfigKey.FABRIC_MAX_OUTSTANDING);
         boolean tcpAuthenticated = choice(ConfigKey.FABRIC_TCP_AUTHENTICATION).equals("ed25519");
         boolean tcpSharedThread = choice(ConfigKey.FABRIC_TCP_THREADING).equals("shared");
+        int lazyConfirmUs = integer(ConfigKey.FABRIC_TCP_LAZY_CONFIRM_US);
+        boolean confirmSet = entries.containsKey(ConfigKey.FABRIC_TCP_LAZY_CONFIRM_US.key());
+        if (!confirmSet && opTimeoutMs > 0) {
+            lazyConfirmUs = (int) Math.min(lazyConfirmUs, opTimeoutMs * 1000L / 4); // the default fits any timeout
+        } else if (lazyConfirmUs >= 0 && opTimeoutMs > 0 && (long) lazyConfirmUs * 2 >= opTimeoutMs * 1000L) {
+            problems.add("key '" + ConfigKey.FABRIC_TCP_LAZY_CONFIRM_US.key() + "' = " + lazyConfirmUs + " must be less"
+                + " than half of '" + ConfigKey.FABRIC_OP_TIMEOUT_MS.key() + "' (" + opTimeoutMs + " ms), or a confirmed"
+                + " WRITE could time out first; lower it or raise the timeout");
+        }
         String idle = choice(ConfigKey.IDLE_STRATEGY);
         Path keysDir = path(ConfigKey.KEYS_DIR, name);
         checkCount(EndpointRole.REPLICA, ConfigKey.F, f);
@@ -77,7 +86,7 @@ final class ConfigParser {
             throw new ConfigException(source, problems);
         }
         return new ClusterConfig(source, name, f, fm, fabric, shmDir, tail, window, valueBytes, deltaUs, maxMessage,
-                opTimeoutMs, maxOutstanding, tcpAuthenticated, tcpSharedThread, idle, keysDir, consensus,
+                opTimeoutMs, maxOutstanding, tcpAuthenticated, tcpSharedThread, lazyConfirmUs, idle, keysDir, consensus,
                 array(EndpointRole.REPLICA), array(EndpointRole.MEMNODE), array(EndpointRole.CLIENT));
     }
 

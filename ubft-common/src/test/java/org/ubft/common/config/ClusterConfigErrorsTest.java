@@ -54,6 +54,7 @@ class ClusterConfigErrorsTest {
         "channel.max.message.bytes, 63, 'an integer from 64 to 1048576'",
         "fabric.op.timeout.ms, 99999999999, 'an integer from 1 to 60000'",
         "fabric.max.outstanding, 1.5, 'an integer from 1 to 1048576'",
+        "fabric.tcp.lazy.confirm.us, -1, 'an integer from 0 to 1000000'",
         "fabric, rdma, 'one of shm, tcp'",
         "idle.strategy, spin, 'one of backoff, sleeping, yielding, busy-spin'",
         "cluster.name, My_Cluster, '1 to 64 lower-case letters, digits and ''-'', like my-cluster'",
@@ -63,6 +64,13 @@ class ClusterConfigErrorsTest {
                 : ClusterFiles.MINIMAL;
         String m = error(text + key + " = " + value + "\n");
         assertEquals(prefix() + "key '" + key + "' = '" + value + "': expected " + expected, m);
+    }
+
+    @Test
+    void aLazyConfirmDelayThatAnOperationCouldOutlastIsRefused() {
+        assertEquals(prefix() + "key 'fabric.tcp.lazy.confirm.us' = 5000 must be less than half of 'fabric.op.timeout.ms'"
+                + " (10 ms), or a confirmed WRITE could time out first; lower it or raise the timeout",
+                error(ClusterFiles.MINIMAL + "fabric.op.timeout.ms = 10\nfabric.tcp.lazy.confirm.us = 5000\n"));
     }
 
     @Test

@@ -55,6 +55,7 @@ class ClusterConfigLoadTest {
         assertEquals(8192, c.channelMaxMessageBytes());
         assertEquals(1000, c.fabricOpTimeoutMillis());
         assertEquals(4096, c.fabricMaxOutstanding());
+        assertEquals(5_000_000L, c.tcpLazyConfirmNanos());
         assertEquals("backoff", c.idleStrategy());
         assertEquals(dir.resolve("keys/test"), c.keysDir(), "relative to the directory holding conf/");
     }
@@ -76,8 +77,17 @@ class ClusterConfigLoadTest {
         assertEquals(9, c.fabricOpTimeoutMillis());
         assertEquals(9_000_000L, c.fabricOpTimeoutNanos());
         assertEquals(11, c.fabricMaxOutstanding());
+        assertEquals(2_250_000L, c.tcpLazyConfirmNanos(), "the default confirm delay, a quarter of a 9 ms timeout");
         assertEquals("busy-spin", c.idleStrategy());
         assertEquals(Path.of("/tmp/k"), c.keysDir());
+    }
+
+    @Test
+    void theLazyConfirmDelayIsReadFromTheFile() {
+        Path file = ClusterFiles.write(dir, "c.properties", ClusterFiles.MINIMAL + "fabric.tcp.lazy.confirm.us = 0\n");
+        assertEquals(0L, ClusterConfig.load(file).tcpLazyConfirmNanos());
+        file = ClusterFiles.write(dir, "c.properties", ClusterFiles.MINIMAL + "fabric.tcp.lazy.confirm.us = 250\n");
+        assertEquals(250_000L, ClusterConfig.load(file).tcpLazyConfirmNanos());
     }
 
     @Test

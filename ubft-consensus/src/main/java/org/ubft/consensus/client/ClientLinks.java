@@ -157,6 +157,11 @@ public final class ClientLinks {
         return links.doWork();
     }
 
+    /** {@link #doWork()} without polling the router, for an owner that polled it in this duty cycle already. */
+    public int doWorkRouterPolled() {
+        return links.doWork(false);
+    }
+
     /** Number of peers (clients on a replica, replicas on a client). */
     public int peers() {
         return peers;

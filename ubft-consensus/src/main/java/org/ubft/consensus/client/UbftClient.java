@@ -7,7 +7,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.CachedNanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.crypto.ClusterKeys;
@@ -44,6 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * client index.
  */
 public final class UbftClient implements AutoCloseable {
+    /** The agent's clock: the time at the start of its duty cycle. */
+    private final CachedNanoClock cycleClock = new CachedNanoClock();
     private final Fabric fabric;
     private final int client;
     private final ClientCore core;
@@ -109,7 +111,9 @@ public final class UbftClient implements AutoCloseable {
         this.options = options;
         int servers = options.serversFor(n);
         this.maxRequestBytes = ClientLinks.maxRequestPayload(links.maxPayloadBytes());
-        NanoClock clock = SystemNanoClock.INSTANCE;
+        // the agent's time, read once a duty cycle (ClientAgent.doWork) instead of by every part
+        NanoClock clock = cycleClock;
+        cycleClock.update(System.nanoTime());
         CompletionRouter router = new CompletionRouter(fabric, 4);
         ClientCore[] coreRef = new ClientCore[1];
         this.links = ClientLinks.forClient(router, clock, client, servers, links,
@@ -242,6 +246,8 @@ public final class UbftClient implements AutoCloseable {
 
         @Override
         public int doWork() {
+            long now = System.nanoTime();
+            cycleClock.update(now);
             int work = queue.drain(this::accept);
             while (!waiting.isEmpty() && core.hasRoom()) {
                 Call c = waiting.poll();
@@ -253,7 +259,7 @@ public final class UbftClient implements AutoCloseable {
             }
             work += links.doWork();
             work += core.doWork();
-            work += expire(System.nanoTime());
+            work += expire(now);
             return work;
         }
 

@@ -54,6 +54,8 @@ public final class TailChannelSender implements CompletionHandler {
     private long superseded;
     private long abandoned;
     private final StagingRing staging;
+    /** WRITEs in flight below which a slot's WRITE may complete lazily ({@link Fabric#writeLazily}): t / 2. */
+    private final int lazyInFlight;
     private int inFlightCount;
     private long nextIndex;
     private long written;
@@ -83,6 +85,7 @@ public final class TailChannelSender implements CompletionHandler {
         this.rewriteAttempts = new byte[layout.t()];
         this.slotWriteBytes = new int[layout.t()];
         this.staging = new StagingRing(stagingCapacity, layout.maxMessageBytes());
+        this.lazyInFlight = layout.t() / 2;
     }
 
     /**
@@ -202,8 +205,15 @@ public final class TailChannelSender implements CompletionHandler {
 
     private void post(int slot, int bytes) {
         int slotOffset = slot * layout.slotBytes();
-        // §6.2: one WRITE of the whole slot (header and payload); the receiver's checksum catches torn ones.
-        fabric.write(CompletionRouter.compose(tag, slot), receiverNode, regionId, slotOffset, mirror, slotOffset, bytes);
+        // §6.2: one WRITE of the whole slot (header and payload); the receiver's checksum catches torn ones. Nothing
+        // waits for its completion but the slot's next message, t messages later: a lazy WRITE (the tcp fabric then
+        // spares an answer frame per message), unless half the slots are in flight already.
+        long id = CompletionRouter.compose(tag, slot);
+        if (inFlightCount < lazyInFlight) {
+            fabric.writeLazily(id, receiverNode, regionId, slotOffset, mirror, slotOffset, bytes);
+        } else {
+            fabric.write(id, receiverNode, regionId, slotOffset, mirror, slotOffset, bytes);
+        }
         inFlight[slot] = true;
         inFlightCount++;
     }

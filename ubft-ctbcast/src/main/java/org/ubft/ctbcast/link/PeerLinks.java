@@ -231,7 +231,16 @@ public final class PeerLinks {
      * @return work done (0 when idle)
      */
     public int doWork() {
-        int work = router.poll(config.pollLimit());
+        return doWork(true);
+    }
+
+    /**
+     * {@link #doWork()}, polling the router only if {@code pollRouter}: links that share their router with others
+     * polled in the same duty cycle leave it out (each poll of a tcp fabric running on the caller's thread is a
+     * network duty cycle, with a system call).
+     */
+    public int doWork(boolean pollRouter) {
+        int work = pollRouter ? router.poll(config.pollLimit()) : 0;
         for (int p = 0; p < n; p++) {
             if (p != self) {
                 work += receivers[p].poll(handlers[p], config.pollLimit());

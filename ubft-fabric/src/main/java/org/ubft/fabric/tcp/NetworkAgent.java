@@ -31,7 +31,6 @@ import java.util.function.Consumer;
 final class NetworkAgent implements Agent {
     private static final int SUBMISSIONS_PER_CYCLE = 256;
     private static final int ACCEPTS_PER_CYCLE = 16;
-    private static final Consumer<SelectionKey> IGNORE_READY = key -> { };
 
     private final TcpOptions options;
     private final int localNode;
@@ -47,10 +46,15 @@ final class NetworkAgent implements Agent {
     private final Int2ObjectHashMap<ServedConnection> servedByPeer = new Int2ObjectHashMap<>();
     private final Consumer<TcpOperation> onSubmission = this::onSubmission;
     private final Consumer<SelectionKey> onSelected = this::onSelected;
+    private final Consumer<SelectionKey> onWokenSelected = this::onWokenSelected;
     private volatile Throwable lastInternalError;
     /** True while the thread waits in {@link #await}: another thread posting must wake it. */
     private volatile boolean waiting;
     private int handshaking;
+    /** True if {@link #await} served what became ready: the next duty cycle need not ask the selector again. */
+    private boolean servedInWait;
+    /** Served connections holding lazy WRITEs not confirmed yet. */
+    private int awaitingConfirm;
     private long now;
 
     NetworkAgent(TcpOptions options, TcpCounters counters, Selector selector, ServerSocketChannel server,
@@ -85,8 +89,11 @@ final class NetworkAgent implements Agent {
     public int doWork() throws IOException {
         now = options.clock().nanoTime();
         int work = submissions.drain(onSubmission, SUBMISSIONS_PER_CYCLE);
-        work += selector.selectNow(onSelected);
-        now = options.clock().nanoTime();
+        if (servedInWait) {
+            servedInWait = false; // the wait that ended just now served the sockets: a select now would find nothing
+        } else {
+            work += selector.selectNow(onSelected); // never blocks: the clock read before it is current enough
+        }
         for (int i = 0; i < links.size(); i++) {
             PeerLink link = links.get(i);
             try {
@@ -94,6 +101,11 @@ final class NetworkAgent implements Agent {
             } catch (RuntimeException e) {
                 internalError(e);
                 link.close("internal error: " + e);
+            }
+        }
+        if (awaitingConfirm > 0) {
+            for (int i = 0; i < served.size(); i++) {
+                work += served.get(i).confirmIfDue(now);
             }
         }
         if (handshaking > 0) {
@@ -107,16 +119,18 @@ final class NetworkAgent implements Agent {
     }
 
     /**
-     * Waits until a socket is ready, the selector is woken or {@code maxMillis} passed, without serving
-     * anything: the next {@link #doWork()} serves what is ready (readiness is level-triggered) with a fresh
-     * clock. Returns at once if operations were posted, so a post racing with the wait is never missed
+     * Waits until a socket is ready, the selector is woken or {@code maxMillis} passed, and serves what is
+     * ready, so that the next {@link #doWork()} need not select again (one system call less per wake-up).
+     * Returns at once if operations were posted, so a post racing with the wait is never missed
      * (the poster reads {@link #isWaiting()} after queueing; this reads the queue after setting it).
      */
     void await(long maxMillis) {
         waiting = true;
         try {
             if (submissions.isEmpty()) {
-                selector.select(IGNORE_READY, maxMillis); // the selected-key set would allocate per ready key
+                // served through a consumer: the selected-key set would allocate per ready key
+                int ready = selector.select(onWokenSelected, maxMillis);
+                servedInWait = ready > 0;
             }
         } catch (IOException | RuntimeException e) {
             internalError(e);
@@ -197,6 +211,11 @@ final class NetworkAgent implements Agent {
         }
     }
 
+    /** A served connection starts ({@code +1}) or stops ({@code -1}) holding lazy WRITEs to confirm. */
+    void awaitsConfirm(int delta) {
+        awaitingConfirm += delta;
+    }
+
     /** A served connection closed. */
     void unbound(ServedConnection connection) {
         served.remove(connection);
@@ -245,6 +264,15 @@ final class NetworkAgent implements Agent {
             WordCopy.fromRegion(region.buffer(), op.offset, op.dst, op.dstIndex, op.length);
         }
         complete(op, Status.SUCCESS);
+    }
+
+    /** {@link #onSelected} after a wait: with the time read anew, since the wait may have been long. */
+    private void onWokenSelected(SelectionKey key) {
+        if (!servedInWait) {
+            servedInWait = true;
+            now = options.clock().nanoTime();
+        }
+        onSelected(key);
     }
 
     private void onSelected(SelectionKey key) {

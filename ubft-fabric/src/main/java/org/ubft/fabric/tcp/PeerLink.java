@@ -15,7 +15,8 @@ import java.nio.channels.SocketChannel;
  * operations sent and not yet answered (in sending order), and the one outbound connection that
  * carries them, dialled on demand with exponential backoff. One connection per direction of a peer
  * pair keeps one poster's operations in order, and the owner answers in order, so each response must
- * match the oldest unanswered request.
+ * match the oldest unanswered request, lazy WRITEs aside: the owner applies those without an answer of
+ * their own, and a response to a later request or a CONFIRM completes them.
  *
  * <p>Failure handling: operations wait for a connection until their deadline and then end
  * UNREACHABLE (the owner may be starting); losing the connection ends every sent operation
@@ -217,8 +218,8 @@ final class PeerLink extends Connection {
             }
             op.requestId = nextRequestId++;
             UnsafeBuffer view = tx.view();
-            Wire.putRequest(view, index, op.isWrite ? Wire.WRITE_REQ : Wire.READ_REQ, op.requestId,
-                op.regionId, op.offset, op.length);
+            byte type = !op.isWrite ? Wire.READ_REQ : op.lazy ? Wire.WRITE_LAZY_REQ : Wire.WRITE_REQ;
+            Wire.putRequest(view, index, type, op.requestId, op.regionId, op.offset, op.length);
             if (op.isWrite) {
                 view.putBytes(index + Wire.REQUEST_LENGTH, op.payload, 0, op.length);
             }
@@ -232,7 +233,7 @@ final class PeerLink extends Connection {
     @Override
     protected int expectedTypes() {
         if (state == State.READY) {
-            return 1 << Wire.RESPONSE;
+            return (1 << Wire.RESPONSE) | (1 << Wire.CONFIRM);
         }
         if (handshake != null && handshake.hasPeerHello()) {
             return 1 << Wire.AUTH;
@@ -249,6 +250,7 @@ final class PeerLink extends Connection {
             case Wire.AUTH -> {
                 return onAuth(frame, index);
             }
+            case Wire.CONFIRM -> onConfirm(Wire.confirmUpTo(frame, index));
             default -> onResponse(frame, index, frameLength);
         }
         return true;
@@ -327,11 +329,17 @@ final class PeerLink extends Connection {
     }
 
     private void onResponse(UnsafeBuffer frame, int index, int frameLength) {
+        long requestId = Wire.requestId(frame, index);
         TcpOperation op = sent.peek();
-        if (op == null || Wire.requestId(frame, index) != op.requestId) {
+        if (op == null || requestId < op.requestId || requestId >= nextRequestId) {
             malformed("response to no outstanding request");
             return;
         }
+        // requests are served in order: an answer to this one says the lazy WRITEs before it were applied
+        if (!completeLazyWrites(requestId - 1)) {
+            return;
+        }
+        op = sent.peek();
         byte code = Wire.responseStatus(frame, index);
         int dataLength = Wire.responseDataLength(frame, index);
         boolean success = code == Wire.STATUS_SUCCESS;
@@ -346,6 +354,35 @@ final class PeerLink extends Connection {
             op.dst.putBytes(op.dstIndex, frame, index + Wire.RESPONSE_HEADER_LENGTH, dataLength);
         }
         agent.complete(op, success ? Status.SUCCESS : Status.ACCESS_DENIED);
+    }
+
+    /** A CONFIRM: the lazy WRITEs up to {@code upTo} were applied. */
+    private void onConfirm(long upTo) {
+        TcpOperation op = sent.peek();
+        if (op == null || upTo < op.requestId || upTo >= nextRequestId) {
+            malformed("CONFIRM of no outstanding request");
+            return;
+        }
+        completeLazyWrites(upTo);
+    }
+
+    /**
+     * Completes the sent operations up to request id {@code upTo} SUCCESS: each must be a lazy WRITE (anything else
+     * needs an answer of its own, and the connection is closed as malformed). Sent operations have consecutive ids.
+     *
+     * @return false if the connection was closed
+     */
+    private boolean completeLazyWrites(long upTo) {
+        TcpOperation op;
+        while ((op = sent.peek()) != null && op.requestId <= upTo) {
+            if (!op.lazy) {
+                malformed("request " + op.requestId + " passed over without its answer");
+                return false;
+            }
+            sent.poll();
+            agent.complete(op, Status.SUCCESS);
+        }
+        return true;
     }
 
     @Override

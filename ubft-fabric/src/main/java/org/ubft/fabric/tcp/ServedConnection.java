@@ -18,6 +18,11 @@ import java.nio.channels.SocketChannel;
  * the order received. A request that finds no room for its answer waits, and the connection stops
  * reading, until the peer drains its answers: buffers stay bounded whatever the peer does.
  *
+ * <p>A lazy WRITE (WRITE_LAZY_REQ, {@link org.ubft.fabric.Fabric#writeLazily}) that is applied gets no answer of its
+ * own: the answer to the peer's next request covers it, or a CONFIRM of all those not covered yet, sent when the
+ * oldest of them is {@link TcpOptions#lazyConfirmNanos()} old (the agent asks every duty cycle,
+ * {@link #confirmIfDue}) or when {@value #MAX_UNCONFIRMED} wait. A refused one is answered at once.
+ *
  * <p>Before the handshake completes, the buffers are a few hundred bytes, so unbound connections cost
  * little.
  */
@@ -30,6 +35,12 @@ final class ServedConnection extends Connection {
     private Handshake handshake;
     private int peer = -1;
     private boolean bound;
+    /** Most lazy WRITEs left unconfirmed: a bound on the poster's operations in flight that this end sets. */
+    static final int MAX_UNCONFIRMED = 64;
+    /** Lazy WRITEs applied and not confirmed yet, the last one's request id, and when the first was applied. */
+    private int unconfirmed;
+    private long unconfirmedUpTo;
+    private long unconfirmedSince;
 
     ServedConnection(NetworkAgent agent, SocketChannel socket, SelectionKey socketKey, long now) {
         super(agent);
@@ -60,7 +71,7 @@ final class ServedConnection extends Connection {
     @Override
     protected int expectedTypes() {
         if (bound) {
-            return (1 << Wire.READ_REQ) | (1 << Wire.WRITE_REQ);
+            return (1 << Wire.READ_REQ) | (1 << Wire.WRITE_REQ) | (1 << Wire.WRITE_LAZY_REQ);
         }
         if (handshake != null) {
             return 1 << Wire.AUTH;
@@ -76,7 +87,8 @@ final class ServedConnection extends Connection {
             case Wire.AUTH_HELLO -> onAuthHello(frame, index);
             case Wire.AUTH -> onAuth(frame, index);
             case Wire.READ_REQ -> serveRead(frame, index);
-            default -> serveWrite(frame, index, frameLength);
+            case Wire.WRITE_LAZY_REQ -> serveWrite(frame, index, frameLength, agent.options().lazyConfirmNanos() > 0);
+            default -> serveWrite(frame, index, frameLength, false);
         };
     }
 
@@ -187,32 +199,76 @@ final class ServedConnection extends Connection {
             Wire.putResponse(out, at, requestId, Wire.STATUS_ACCESS_DENIED, 0);
         }
         commitFrame(at, responseLength);
+        answered();
         count(allowed);
         return true;
     }
 
-    private boolean serveWrite(UnsafeBuffer frame, int index, int frameLength) {
+    /** Serves a WRITE; a {@code lazy} one that is applied is left to a later answer or CONFIRM. */
+    private boolean serveWrite(UnsafeBuffer frame, int index, int frameLength, boolean lazy) {
         int length = Wire.requestLength(frame, index);
         if (length != frameLength - Wire.REQUEST_LENGTH) {
             malformed("WRITE_REQ length does not match its frame");
             return true;
         }
-        int at = reserveFrame(Wire.RESPONSE_HEADER_LENGTH);
-        if (at < 0) {
-            return false;
-        }
         int regionId = Wire.requestRegionId(frame, index);
         int offset = Wire.requestOffset(frame, index);
         TcpRegion region = agent.region(regionId);
         boolean allowed = RegionAccess.allows(region, agent.localNode(), peer, true, offset, length);
+        boolean answer = !lazy || !allowed || unconfirmed + 1 >= MAX_UNCONFIRMED;
+        int at = answer ? reserveFrame(Wire.RESPONSE_HEADER_LENGTH) : 0;
+        if (at < 0) {
+            return false; // nothing changed: the frame is offered again once answers drained
+        }
         if (allowed) {
             WordCopy.toRegion(frame, index + Wire.REQUEST_LENGTH, region.buffer(), offset, length);
         }
-        Wire.putResponse(tx.view(), at, Wire.requestId(frame, index),
-            allowed ? Wire.STATUS_SUCCESS : Wire.STATUS_ACCESS_DENIED, 0);
-        commitFrame(at, Wire.RESPONSE_HEADER_LENGTH);
         count(allowed);
+        long requestId = Wire.requestId(frame, index);
+        if (!answer) {
+            if (unconfirmed++ == 0) {
+                unconfirmedSince = agent.now();
+                agent.awaitsConfirm(1);
+            }
+            unconfirmedUpTo = requestId;
+            return true;
+        }
+        Wire.putResponse(tx.view(), at, requestId, allowed ? Wire.STATUS_SUCCESS : Wire.STATUS_ACCESS_DENIED, 0);
+        commitFrame(at, Wire.RESPONSE_HEADER_LENGTH);
+        answered();
         return true;
+    }
+
+    /** An answer went out: it covers every lazy WRITE before it (requests are served in order). */
+    private void answered() {
+        if (unconfirmed > 0) {
+            unconfirmed = 0;
+            agent.awaitsConfirm(-1);
+        }
+    }
+
+    /**
+     * Confirms the lazy WRITEs not covered by an answer yet if the oldest was applied {@link
+     * TcpOptions#lazyConfirmNanos()} ago (and there is send room: else at a later cycle).
+     *
+     * @return 1 if a CONFIRM went out, else 0
+     */
+    int confirmIfDue(long now) {
+        if (unconfirmed == 0 || !isOpen() || now - unconfirmedSince < agent.options().lazyConfirmNanos()) {
+            return 0;
+        }
+        int at = reserveFrame(Wire.CONFIRM_LENGTH);
+        if (at < 0) {
+            return 0;
+        }
+        Wire.putConfirm(tx.view(), at, unconfirmedUpTo);
+        commitFrame(at, Wire.CONFIRM_LENGTH);
+        answered();
+        agent.counters().increment(TcpCounters.Counter.CONFIRMS_SENT);
+        if (flush()) {
+            updateInterest();
+        }
+        return 1;
     }
 
     private void count(boolean allowed) {
@@ -221,6 +277,7 @@ final class ServedConnection extends Connection {
 
     @Override
     protected void onClosed(String reason) {
+        answered(); // the poster ends its unconfirmed WRITEs UNREACHABLE
         if (handshake != null) {
             handshake.destroy();
             handshake = null;

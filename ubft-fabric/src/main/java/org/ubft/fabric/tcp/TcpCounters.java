@@ -58,7 +58,9 @@ public final class TcpCounters {
         /** Socket reads (system calls), including those that found nothing. */
         SOCKET_READS,
         /** Socket reads that found nothing: each a system call wasted. */
-        EMPTY_READS
+        EMPTY_READS,
+        /** CONFIRM frames sent: each confirms lazy WRITEs of a peer that no answer covered within the confirm delay. */
+        CONFIRMS_SENT
     }
 
     private static final Counter[] COUNTERS = Counter.values();

@@ -198,9 +198,22 @@ public final class TcpFabric implements Fabric {
     @Override
     public void write(long workRequestId, int owner, int regionId, int offset,
                       DirectBuffer src, int srcIndex, int length) {
+        write(workRequestId, owner, regionId, offset, src, srcIndex, length, false);
+    }
+
+    /** Sent as WRITE_LAZY_REQ: the owner confirms it with others ({@link Wire#CONFIRM}) instead of answering it. */
+    @Override
+    public void writeLazily(long workRequestId, int owner, int regionId, int offset,
+                            DirectBuffer src, int srcIndex, int length) {
+        write(workRequestId, owner, regionId, offset, src, srcIndex, length, true);
+    }
+
+    private void write(long workRequestId, int owner, int regionId, int offset,
+                       DirectBuffer src, int srcIndex, int length, boolean lazy) {
         checkLength(length);
         guard.admit(offset, length, src.capacity(), srcIndex);
         TcpOperation op = prepare(workRequestId, owner, regionId, offset, length, true);
+        op.lazy = lazy;
         op.preparePayload(length);
         src.getBytes(srcIndex, op.payload, 0, length);
         submit(op);
@@ -226,6 +239,7 @@ public final class TcpFabric implements Fabric {
         op.offset = offset;
         op.length = length;
         op.isWrite = isWrite;
+        op.lazy = false;
         op.deadlineNanos = clock.nanoTime() + options.operationTimeoutNanos();
         return op;
     }

@@ -22,6 +22,8 @@ final class TcpOperation {
     int offset;
     int length;
     boolean isWrite;
+    /** A WRITE whose completion may come late ({@link org.ubft.fabric.Fabric#writeLazily}). */
+    boolean lazy;
     /** A READ's destination; written by the network thread only before the completion is offered. */
     MutableDirectBuffer dst;
     int dstIndex;

@@ -27,6 +27,8 @@ public final class TcpOptions {
     public static final long DEFAULT_HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(2);
     public static final int DEFAULT_MAX_FRAME_BYTES = Wire.DEFAULT_MAX_FRAME_BYTES;
     public static final int DEFAULT_MAX_CONNECTIONS = 256;
+    /** The same as the cluster file's {@code fabric.tcp.lazy.confirm.us} default (5 ms). */
+    public static final long DEFAULT_LAZY_CONFIRM_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final int localNode;
     private final InetSocketAddress bindAddress;
@@ -43,6 +45,7 @@ public final class TcpOptions {
     private final boolean waitOnSockets;
     private final ConnectionAuthenticator authenticator;
     private final NanoClock clock;
+    private final long lazyConfirmNanos;
 
     private TcpOptions(Builder b) {
         localNode = b.localNode;
@@ -60,6 +63,7 @@ public final class TcpOptions {
         waitOnSockets = b.waitOnSockets;
         authenticator = b.authenticator;
         clock = b.clock;
+        lazyConfirmNanos = b.lazyConfirmNanos;
     }
 
     /** Options for node {@code localNode}, every other setting at its default. */
@@ -166,6 +170,15 @@ public final class TcpOptions {
         return clock;
     }
 
+    /**
+     * How long an owner may leave a peer's lazy WRITEs ({@link Fabric#writeLazily}) unconfirmed when no answer to a
+     * later request covers them: it then confirms all of them with one CONFIRM frame instead of one answer each.
+     * 0: every lazy WRITE is answered at once, like any WRITE. Default {@link #DEFAULT_LAZY_CONFIRM_NANOS}.
+     */
+    public long lazyConfirmNanos() {
+        return lazyConfirmNanos;
+    }
+
     /** Builds {@link TcpOptions}. */
     public static final class Builder {
         private final int localNode;
@@ -183,6 +196,7 @@ public final class TcpOptions {
         private boolean waitOnSockets = true;
         private ConnectionAuthenticator authenticator = ConnectionAuthenticator.unauthenticated();
         private NanoClock clock = SystemNanoClock.INSTANCE;
+        private long lazyConfirmNanos = DEFAULT_LAZY_CONFIRM_NANOS;
 
         private Builder(int localNode) {
             this.localNode = localNode;
@@ -260,6 +274,12 @@ public final class TcpOptions {
             return this;
         }
 
+        /** See {@link TcpOptions#lazyConfirmNanos()}. */
+        public Builder lazyConfirm(long duration, TimeUnit unit) {
+            this.lazyConfirmNanos = unit.toNanos(duration);
+            return this;
+        }
+
         public TcpOptions build() {
             require(NodeId.isValid(localNode), "localNode", localNode, "a valid NodeId");
             Objects.requireNonNull(bindAddress, "bindAddress");
@@ -280,6 +300,8 @@ public final class TcpOptions {
             require(maxFrameBytes >= Wire.MIN_MAX_FRAME_BYTES && maxFrameBytes <= Wire.DEFAULT_MAX_FRAME_BYTES,
                 "maxFrameBytes", maxFrameBytes, Wire.MIN_MAX_FRAME_BYTES + ".." + Wire.DEFAULT_MAX_FRAME_BYTES);
             require(maxConnections > 0, "maxConnections", maxConnections, "positive");
+            require(lazyConfirmNanos >= 0 && lazyConfirmNanos < operationTimeoutNanos / 2, "lazyConfirm",
+                lazyConfirmNanos, "0 or more and less than half the operation timeout");
             return new TcpOptions(this);
         }
 

@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * <pre>
  * header (8 bytes, every frame)
  *   int32  frameLength   total bytes of the frame, header and MAC tag included
- *   uint8  type          HELLO, READ_REQ, WRITE_REQ, RESPONSE, AUTH_HELLO or AUTH
+ *   uint8  type          HELLO, READ_REQ, WRITE_REQ, RESPONSE, AUTH_HELLO, AUTH, WRITE_LAZY_REQ or CONFIRM
  *   3 bytes reserved     sent as zero, ignored
  * HELLO      int32 magic, int16 version, int16 reserved, int32 nodeId                        (20 bytes)
  * READ_REQ   int64 requestId, int32 regionId, int32 offset, int32 length                       (28 bytes)
@@ -20,6 +20,8 @@ import java.nio.ByteOrder;
  * RESPONSE   int64 requestId, uint8 status, 3 bytes reserved, int32 dataLength, dataLength bytes (24 + dataLength)
  * AUTH_HELLO the HELLO fields, then 32 bytes nonce, 32 bytes X25519 ephemeral public key     (84 bytes)
  * AUTH       64 bytes Ed25519 signature                                                     (72 bytes)
+ * WRITE_LAZY_REQ  as WRITE_REQ                                                               (28 + length)
+ * CONFIRM    int64 upToRequestId                                                            (16 bytes)
  * </pre>
  *
  * Unauthenticated connections ({@link ConnectionAuthenticator#unauthenticated()}): each side sends
@@ -37,6 +39,11 @@ import java.nio.ByteOrder;
  * {@code status} is 0 (SUCCESS) or 1 (ACCESS_DENIED); a RESPONSE carries data only for a successful
  * READ, exactly as many bytes as were asked for.
  *
+ * <p>A WRITE_LAZY_REQ ({@link org.ubft.fabric.Fabric#writeLazily}) that the owner applied gets no RESPONSE of its
+ * own: a CONFIRM says that every request up to {@code upToRequestId} not answered otherwise was such a WRITE and
+ * applied, and a RESPONSE to a later request says the same of those before it. A refused one is answered with a
+ * RESPONSE (ACCESS_DENIED) like a WRITE_REQ.
+ *
  * <p>{@link #checkHeader} checks a frame's type and length from its header alone, before any byte of
  * its body is buffered, so that nothing is ever sized from an unchecked length.
  */
@@ -53,7 +60,9 @@ final class Wire {
     static final byte RESPONSE = 4;
     static final byte AUTH_HELLO = 5;
     static final byte AUTH = 6;
-    private static final byte MAX_TYPE = AUTH;
+    static final byte WRITE_LAZY_REQ = 7;
+    static final byte CONFIRM = 8;
+    private static final byte MAX_TYPE = CONFIRM;
 
     static final byte STATUS_SUCCESS = 0;
     static final byte STATUS_ACCESS_DENIED = 1;
@@ -67,6 +76,7 @@ final class Wire {
     static final int AUTH_HELLO_LENGTH = HELLO_LENGTH + NONCE_LENGTH + EPHEMERAL_KEY_LENGTH;
     static final int SIGNATURE_LENGTH = 64;
     static final int AUTH_LENGTH = HEADER_LENGTH + SIGNATURE_LENGTH;
+    static final int CONFIRM_LENGTH = HEADER_LENGTH + 8;
     /** Bytes of the MAC tag at the end of every frame after an authenticated handshake. */
     static final int MAC_LENGTH = FrameMac.TAG_LENGTH;
     /** Largest overhead of a frame over the bytes it carries (a WRITE_REQ with its MAC tag). */
@@ -114,7 +124,9 @@ final class Wire {
             case AUTH_HELLO -> length == AUTH_HELLO_LENGTH;
             case AUTH -> length == AUTH_LENGTH;
             case READ_REQ -> length == REQUEST_LENGTH;
-            case WRITE_REQ -> length >= REQUEST_LENGTH && length - REQUEST_LENGTH <= Fabric.MAX_OPERATION_BYTES;
+            case WRITE_REQ, WRITE_LAZY_REQ -> length >= REQUEST_LENGTH
+                && length - REQUEST_LENGTH <= Fabric.MAX_OPERATION_BYTES;
+            case CONFIRM -> length == CONFIRM_LENGTH;
             case RESPONSE -> length >= RESPONSE_HEADER_LENGTH
                 && length - RESPONSE_HEADER_LENGTH <= Fabric.MAX_OPERATION_BYTES;
             default -> false;
@@ -174,10 +186,10 @@ final class Wire {
 
     // ---- READ_REQ and WRITE_REQ -------------------------------------------------------------------------
 
-    /** Writes the fixed part of a request; a WRITE_REQ's bytes follow at {@code index + REQUEST_LENGTH}. */
+    /** Writes the fixed part of a request; a WRITE_(LAZY_)REQ's bytes follow at {@code index + REQUEST_LENGTH}. */
     static void putRequest(MutableDirectBuffer b, int index, byte type, long requestId, int regionId,
                            int offset, int length) {
-        putHeader(b, index, type == WRITE_REQ ? REQUEST_LENGTH + length : REQUEST_LENGTH, type);
+        putHeader(b, index, type == READ_REQ ? REQUEST_LENGTH : REQUEST_LENGTH + length, type);
         b.putLong(index + 8, requestId, ORDER);
         b.putInt(index + 16, regionId, ORDER);
         b.putInt(index + 20, offset, ORDER);
@@ -218,5 +230,17 @@ final class Wire {
 
     static int responseDataLength(DirectBuffer b, int index) {
         return b.getInt(index + 20, ORDER);
+    }
+
+    // ---- CONFIRM ---------------------------------------------------------------------------------------
+
+    /** Writes a CONFIRM of the lazy WRITEs up to {@code upToRequestId}. */
+    static void putConfirm(MutableDirectBuffer b, int index, long upToRequestId) {
+        putHeader(b, index, CONFIRM_LENGTH, CONFIRM);
+        b.putLong(index + 8, upToRequestId, ORDER);
+    }
+
+    static long confirmUpTo(DirectBuffer b, int index) {
+        return b.getLong(index + 8, ORDER);
     }
 }

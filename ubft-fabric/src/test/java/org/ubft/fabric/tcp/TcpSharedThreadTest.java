@@ -49,7 +49,7 @@ class TcpSharedThreadTest {
     }
 
     @Test
-    void aPeersWriteWakesThePollerAndIsServedInsidePoll() throws Exception {
+    void aPeersWriteWakesThePollerAndIsServedByTheWait() throws Exception {
         try (TcpFabricTestbed testbed = TcpFabricTestbed.sharedThreads()) {
             TcpFabric shared = testbed.open(SHARED);
             LocalRegion region = shared.register(REGION, 64, Permissions.none().grant(PEER, Permission.READ_WRITE));
@@ -66,7 +66,7 @@ class TcpSharedThreadTest {
             src.putLong(0, 42);
             peer.write(2, SHARED, REGION, 0, src, 0, 8);
             waited.get(30, TimeUnit.SECONDS); // the bytes arriving ended the minute-long wait
-            assertEquals(41, region.buffer().getLong(0), "not served before the poller's next poll");
+            assertEquals(42, region.buffer().getLong(0), "served by the wait that they ended, not a poll later");
             assertEquals(Status.SUCCESS, completeWhilePolling(peer, shared));
             assertEquals(42, region.buffer().getLong(0));
             assertNull(shared.lastInternalError());
