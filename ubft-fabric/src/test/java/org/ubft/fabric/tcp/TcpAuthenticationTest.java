@@ -64,11 +64,7 @@ class TcpAuthenticationTest {
 
     @AfterEach
     void tearDown() {
-        try {
-            assertEquals(0, testbed.internalErrors(), "errors caught on a network thread");
-        } finally {
-            testbed.close();
-        }
+        testbed.closeCheckingNoInternalErrors();
     }
 
     // ---- helpers ------------------------------------------------------------------------------------

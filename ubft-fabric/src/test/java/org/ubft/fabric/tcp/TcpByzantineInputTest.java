@@ -53,11 +53,7 @@ class TcpByzantineInputTest {
 
     @AfterEach
     void tearDown() {
-        try {
-            assertEquals(0, testbed.internalErrors(), "errors caught on a network thread");
-        } finally {
-            testbed.close();
-        }
+        testbed.closeCheckingNoInternalErrors();
     }
 
     private long counter(Counter c) {

@@ -139,6 +139,15 @@ public final class TcpFabricTestbed implements FabricTestbed {
         return sum(TcpCounters.Counter.INTERNAL_ERRORS);
     }
 
+    /** Closes every fabric, after checking (a test failure otherwise) that no network thread caught an error. */
+    public void closeCheckingNoInternalErrors() {
+        try {
+            org.junit.jupiter.api.Assertions.assertEquals(0, internalErrors(), "errors caught on a network thread");
+        } finally {
+            close();
+        }
+    }
+
     /** {@code counter} summed over every fabric this testbed opened or tracks. */
     public long sum(TcpCounters.Counter counter) {
         long n = 0;

@@ -31,15 +31,13 @@ class TcpLazyWriteTest {
     private static final int REGION = 3;
 
     private TcpFabricTestbed testbed;
+    private TcpFabric poster;
+    private Completions cq;
     private long nextId = 1;
 
     @AfterEach
     void tearDown() {
-        try {
-            assertEquals(0, testbed.internalErrors(), "errors caught on a network thread");
-        } finally {
-            testbed.close();
-        }
+        testbed.closeCheckingNoInternalErrors();
     }
 
     /** Owner and poster with the given confirm delay (ms) and a 10 s operation timeout. */
@@ -47,23 +45,24 @@ class TcpLazyWriteTest {
         testbed = new TcpFabricTestbed(b -> b.lazyConfirm(confirmMs, TimeUnit.MILLISECONDS)
             .operationTimeout(10, TimeUnit.SECONDS));
         testbed.open(OWNER).register(REGION, 1 << 16, Permissions.none().grant(POSTER, Permission.READ_WRITE));
-        testbed.open(POSTER);
+        poster = testbed.open(POSTER);
+        cq = new Completions(testbed, poster);
     }
 
     /** Posts {@code count} lazy 64-byte WRITEs, the i-th at 64 i filled with i + 1, and returns the first's id. */
-    private long postLazy(TcpFabric poster, int count) {
+    private long postLazy(TcpFabric fabric, int count) {
         long first = nextId;
         UnsafeBuffer src = new UnsafeBuffer(new byte[64]);
         for (int i = 0; i < count; i++) {
             src.setMemory(0, 64, (byte) (i + 1));
-            poster.writeLazily(nextId++, OWNER, REGION, 64 * i, src, 0, 64);
+            fabric.writeLazily(nextId++, OWNER, REGION, 64 * i, src, 0, 64);
         }
         return first;
     }
 
-    private void awaitAll(Completions cq, long first, int count) {
+    private void awaitAll(Completions completions, long first, int count) {
         for (long id = first; id < first + count; id++) {
-            assertEquals(Status.SUCCESS, cq.await(id), "lazy WRITE " + id);
+            assertEquals(Status.SUCCESS, completions.await(id), "lazy WRITE " + id);
         }
     }
 
@@ -74,8 +73,6 @@ class TcpLazyWriteTest {
     @Test
     void lazyWritesAreAppliedAndConfirmedTogetherWithoutAnAnswerEach() {
         start(20);
-        TcpFabric poster = testbed.fabric(POSTER);
-        Completions cq = new Completions(testbed, poster);
         awaitAll(cq, postLazy(poster, 30), 30);
         assertTrue(confirms() >= 1 && confirms() <= 3, "30 WRITEs confirmed by a few CONFIRM frames: " + confirms());
         assertEquals(30, testbed.fabric(OWNER).counters().get(Counter.REQUESTS_SERVED));
@@ -88,8 +85,6 @@ class TcpLazyWriteTest {
     @Test
     void theAnswerToALaterRequestConfirmsTheLazyWritesBeforeIt() {
         start(4_000); // no CONFIRM within the test: only the READ's answer can complete them
-        TcpFabric poster = testbed.fabric(POSTER);
-        Completions cq = new Completions(testbed, poster);
         long first = postLazy(poster, 10);
         UnsafeBuffer dst = new UnsafeBuffer(new byte[64]);
         poster.read(nextId, OWNER, REGION, 64 * 9, dst, 0, 64);
@@ -102,8 +97,6 @@ class TcpLazyWriteTest {
     @Test
     void theOwnerLeavesAtMostItsBoundUnconfirmed() {
         start(4_000);
-        TcpFabric poster = testbed.fabric(POSTER);
-        Completions cq = new Completions(testbed, poster);
         int count = ServedConnection.MAX_UNCONFIRMED;
         awaitAll(cq, postLazy(poster, count), count); // the last one is answered at once and covers the others
         assertEquals(0, confirms());
@@ -112,8 +105,6 @@ class TcpLazyWriteTest {
     @Test
     void withNoDelayEveryLazyWriteIsAnsweredAtOnce() {
         start(0);
-        TcpFabric poster = testbed.fabric(POSTER);
-        Completions cq = new Completions(testbed, poster);
         awaitAll(cq, postLazy(poster, 5), 5);
         assertEquals(0, confirms());
     }
@@ -121,8 +112,6 @@ class TcpLazyWriteTest {
     @Test
     void aDeniedLazyWriteIsAnsweredAtOnceAndTheOthersStillComplete() {
         start(20);
-        TcpFabric poster = testbed.fabric(POSTER);
-        Completions cq = new Completions(testbed, poster);
         long first = postLazy(poster, 3);
         UnsafeBuffer src = new UnsafeBuffer(new byte[64]);
         long denied = nextId++;
@@ -137,8 +126,6 @@ class TcpLazyWriteTest {
     @Test
     void lazyWritesInFlightWhenTheConnectionBreaksEndUnreachable() throws IOException {
         try (ServerSocket fake = fakeOwner()) {
-            TcpFabric poster = testbed.fabric(POSTER);
-            Completions cq = new Completions(testbed, poster);
             long first = nextId;
             poster.writeLazily(nextId++, FAKE_OWNER, REGION, 0, new UnsafeBuffer(new byte[8]), 0, 8);
             poster.writeLazily(nextId++, FAKE_OWNER, REGION, 8, new UnsafeBuffer(new byte[8]), 0, 8);
@@ -154,8 +141,6 @@ class TcpLazyWriteTest {
     @Test
     void aConfirmThatPassesOverARequestNeedingItsOwnAnswerIsMalformed() throws IOException {
         try (ServerSocket fake = fakeOwner()) {
-            TcpFabric poster = testbed.fabric(POSTER);
-            Completions cq = new Completions(testbed, poster);
             long lazy = nextId++;
             long plain = nextId++;
             poster.writeLazily(lazy, FAKE_OWNER, REGION, 0, new UnsafeBuffer(new byte[8]), 0, 8);
@@ -176,8 +161,6 @@ class TcpLazyWriteTest {
     @Test
     void aConfirmOfNothingSentIsMalformed() throws IOException {
         try (ServerSocket fake = fakeOwner()) {
-            TcpFabric poster = testbed.fabric(POSTER);
-            Completions cq = new Completions(testbed, poster);
             long lazy = nextId++;
             poster.writeLazily(lazy, FAKE_OWNER, REGION, 0, new UnsafeBuffer(new byte[8]), 0, 8);
             try (RawPeer owner = acceptAs(fake)) {
@@ -202,9 +185,7 @@ class TcpLazyWriteTest {
             assertEquals(Wire.RESPONSE, Wire.type(answer, 0));
             assertEquals(Wire.STATUS_ACCESS_DENIED, Wire.responseStatus(answer, 0));
         }
-        // the poster's lazy WRITEs still go through
-        Completions cq = new Completions(testbed, testbed.fabric(POSTER));
-        awaitAll(cq, postLazy(testbed.fabric(POSTER), 4), 4);
+        awaitAll(cq, postLazy(poster, 4), 4); // the poster's lazy WRITEs still go through
     }
 
     @Test
