@@ -56,6 +56,11 @@ final class PeerLink extends Connection {
         unsent.add(op);
     }
 
+    /** Whether a deadline of this link runs: operations waiting or in flight, a connection being set up. */
+    boolean hasTimers() {
+        return !unsent.isEmpty() || !sent.isEmpty() || state == State.CONNECTING || state == State.HANDSHAKING;
+    }
+
     /** Timeouts, connection attempts and sending; called every duty cycle. */
     int doWork(long now) {
         int work = expire(now);

@@ -17,7 +17,8 @@ import org.agrona.concurrent.IdleStrategy;
  * {@value #YIELDS} cycles, some hundreds of microseconds.
  *
  * <p>The wait is bounded so that the thread's timers (operation deadlines, and with a shared thread the
- * caller's) keep millisecond precision.
+ * caller's) keep millisecond precision; a network thread of its own with no timer running waits longer
+ * ({@link NetworkAgent#idleWaitMillis}), since only bytes or a post, which both end the wait, can give it work.
  */
 final class SocketWaitIdleStrategy implements IdleStrategy {
     /** Empty duty cycles, each followed by a yield of the core, before blocking. */
@@ -48,7 +49,7 @@ final class SocketWaitIdleStrategy implements IdleStrategy {
             Thread.yield();
             return;
         }
-        agent.await(MAX_WAIT_MILLIS);
+        agent.await(agent.idleWaitMillis(MAX_WAIT_MILLIS));
     }
 
     @Override

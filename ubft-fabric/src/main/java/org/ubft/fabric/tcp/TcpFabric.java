@@ -300,6 +300,7 @@ public final class TcpFabric implements Fabric {
         }
         guard.close();
         if (runner != null) {
+            agent.beginClose();
             runner.close();
         } else {
             agent.onClose();
