@@ -6,7 +6,6 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.CachedNanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
@@ -111,19 +110,17 @@ public final class UbftClient implements AutoCloseable {
         this.options = options;
         int servers = options.serversFor(n);
         this.maxRequestBytes = ClientLinks.maxRequestPayload(links.maxPayloadBytes());
-        // the agent's time, read once a duty cycle (ClientAgent.doWork) instead of by every part
-        NanoClock clock = cycleClock;
-        cycleClock.update(System.nanoTime());
+        cycleClock.update(System.nanoTime()); // then once a duty cycle (ClientAgent.doWork), not by every part
         CompletionRouter router = new CompletionRouter(fabric, 4);
         ClientCore[] coreRef = new ClientCore[1];
-        this.links = ClientLinks.forClient(router, clock, client, servers, links,
+        this.links = ClientLinks.forClient(router, cycleClock, client, servers, links,
             (replica, b, off, len) -> coreRef[0].onReply(replica, b, off, len));
         // above every index an earlier run of this client sent: the replicas' receivers jump to it (§6.2)
         this.links.links().startAt(CtbcastNode.wallClockEpoch());
         this.core = new ClientCore(new ClientCore.Config(client, servers, options.quorumFor(n, f), maxRequestBytes,
             ClientLinks.maxReplyBody(links.maxPayloadBytes()), options.maxInFlight(),
             options.retransmitInitial().toNanos(), options.retransmitMax().toNanos()),
-            clock, this.links::send, signer, this::onComplete);
+            cycleClock, this.links::send, signer, this::onComplete);
         coreRef[0] = core;
         this.queue = new ManyToOneConcurrentArrayQueue<>(options.queueCapacity());
         ErrorHandler errors = e -> {

@@ -61,6 +61,35 @@ class ReplicaNodeTest {
         assertTrue(e.getMessage().contains("2 extra link streams"), e.getMessage());
     }
 
+    /** Each poll of a tcp fabric on the replica's thread is a network duty cycle with a system call: one a cycle. */
+    @Test
+    void aDutyCyclePollsTheFabricOnce(@TempDir Path dir) {
+        ClusterConfig c = cluster(dir, 32, 16);
+        KeyGenerator.generate(c, false);
+        SimNetwork net = new SimNetwork(5);
+        org.ubft.fabric.Fabric fabric = net.open(NodeId.replica(0));
+        int[] polls = new int[1];
+        org.ubft.fabric.Fabric counting = (org.ubft.fabric.Fabric) java.lang.reflect.Proxy.newProxyInstance(
+            getClass().getClassLoader(), new Class<?>[] {org.ubft.fabric.Fabric.class}, (proxy, method, args) -> {
+                if (method.getName().equals("poll")) {
+                    polls[0]++;
+                }
+                try {
+                    return method.invoke(fabric, args);
+                } catch (java.lang.reflect.InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            });
+        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
+        ReplicaNode node = new ReplicaNode(counting, c, 0, new Reverse(), config, ReplicaNode.ctbcastOptions(config),
+            KeyedConsensusCrypto.load(c, 0), CtbcastNode.synchronousCrypto(c, 0), net.clock());
+        for (int i = 0; i < 10; i++) {
+            node.doWork();
+        }
+        assertEquals(10, polls[0], "fabric polls in 10 duty cycles");
+        node.close();
+    }
+
     /** Flip's behaviour, without depending on ubft-apps. */
     static final class Reverse implements StateMachine {
         @Override

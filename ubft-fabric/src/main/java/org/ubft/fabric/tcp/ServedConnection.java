@@ -29,14 +29,14 @@ import java.nio.channels.SocketChannel;
 final class ServedConnection extends Connection {
     private static final int HANDSHAKE_BUFFER_BYTES = 256;
     private static final int BOUND_BUFFER_BYTES = 64 * 1024;
+    /** Most lazy WRITEs left unconfirmed: a bound on the poster's operations in flight that this end sets. */
+    static final int MAX_UNCONFIRMED = 64;
 
     private final long handshakeDeadlineNanos;
     /** The authenticated handshake under way, or null. */
     private Handshake handshake;
     private int peer = -1;
     private boolean bound;
-    /** Most lazy WRITEs left unconfirmed: a bound on the poster's operations in flight that this end sets. */
-    static final int MAX_UNCONFIRMED = 64;
     /** Lazy WRITEs applied and not confirmed yet, the last one's request id, and when the first was applied. */
     private int unconfirmed;
     private long unconfirmedUpTo;
