@@ -87,11 +87,12 @@ public class CtbcastBenchmark {
                 .fabric(BenchNodes.SHM.equals(fabric) ? FabricType.SHM : FabricType.TCP)
                 .shmDir(directory.resolve("shm")).keysDir(directory.resolve("keys")).ctbcastTail(TAIL)
                 .idleStrategy(BenchNodes.DEFAULT_AGENT_IDLE).fabricOpTimeoutMillis(1_000);
+            int[] ports = freePorts(2 * N + 1);
             for (int i = 0; i < N; i++) {
-                builder.replica(i, "127.0.0.1:" + freePort());
-                builder.memnode(i, "127.0.0.1:" + freePort());
+                builder.replica(i, "127.0.0.1:" + ports[2 * i]);
+                builder.memnode(i, "127.0.0.1:" + ports[2 * i + 1]);
             }
-            builder.client(0, "127.0.0.1:" + freePort());
+            builder.client(0, "127.0.0.1:" + ports[2 * N]);
             ClusterConfig cluster = builder.build();
             KeyGenerator.generate(cluster, false);
             for (int j = 0; j < N; j++) {
@@ -189,11 +190,31 @@ public class CtbcastBenchmark {
         return directory;
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /**
+     * {@code count} distinct free ports: the sockets stay open until all are chosen (one closed at once may be handed
+     * out again, and two nodes on one port fail the cluster's check).
+     */
+    private static int[] freePorts(int count) {
+        ServerSocket[] sockets = new ServerSocket[count];
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                sockets[i] = new ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // best effort
+                    }
+                }
+            }
         }
     }
 }
