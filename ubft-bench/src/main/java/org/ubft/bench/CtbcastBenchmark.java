@@ -194,7 +194,7 @@ public class CtbcastBenchmark {
      * {@code count} distinct free ports: the sockets stay open until all are chosen (one closed at once may be handed
      * out again, and two nodes on one port fail the cluster's check).
      */
-    private static int[] freePorts(int count) {
+    static int[] freePorts(int count) {
         ServerSocket[] sockets = new ServerSocket[count];
         try {
             int[] ports = new int[count];

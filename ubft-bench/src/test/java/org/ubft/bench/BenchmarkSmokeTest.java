@@ -111,6 +111,40 @@ class BenchmarkSmokeTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {BenchNodes.SHM, BenchNodes.TCP})
+    void replicatedRequest(String fabric) {
+        for (String path : new String[] {"fast", "slow"}) {
+            ReplicatedRequestBenchmark b = new ReplicatedRequestBenchmark();
+            b.fabric = fabric;
+            b.path = path;
+            b.setUp();
+            Path directory = b.directory();
+            try {
+                long last = 0;
+                // Past two checkpoints (every 128 slots) and CTBcast summaries (every 64 messages of a stream).
+                for (int i = 0; i < 300; i++) {
+                    long number = b.request();
+                    assertTrue(number > last, "request numbers increase");
+                    last = number;
+                    b.idleDutyCycles();
+                }
+                for (int r = 0; r < ReplicatedRequestBenchmark.N; r++) {
+                    var counters = b.replica(r).replica().counters();
+                    assertTrue(counters.decidedSlots() >= 1, b.replica(r).countersLine());
+                    // 301 requests, one a slot; f + 1 replies may come before the third replica executes the last
+                    assertTrue(b.replica(r).replica().executedUpTo() >= 300, b.replica(r).countersLine());
+                    if ("slow".equals(path)) {
+                        assertEquals(0, counters.fastDecisions(), b.replica(r).countersLine());
+                    }
+                }
+            } finally {
+                b.tearDown();
+            }
+            assertTrue(!Files.exists(directory), "tear-down deletes " + directory);
+        }
+    }
+
     @Test
     void orderBook() {
         OrderBookBenchmark b = new OrderBookBenchmark();
