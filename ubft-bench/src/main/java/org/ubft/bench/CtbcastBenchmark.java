@@ -15,20 +15,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.ubft.common.config.ClusterConfig;
-import org.ubft.common.config.FabricType;
-import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.ctbcast.core.CtbcastConfig.SignedMode;
 import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.memnode.MemoryNode;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Latency of one CTBcast broadcast: three {@link CtbcastNode}s (replicas 0..2) and three memory nodes in this JVM,
@@ -65,7 +57,7 @@ public class CtbcastBenchmark {
     @Param({"fast", "slow"})
     String path;
 
-    private Path directory;
+    private BenchCluster bench;
     private final MemoryNode[] memnodes = new MemoryNode[N];
     private final CtbcastNode[] nodes = new CtbcastNode[N];
     private final long[] delivered = new long[N];
@@ -81,20 +73,8 @@ public class CtbcastBenchmark {
             default -> throw new IllegalArgumentException("path must be fast or slow, got " + path);
         };
         try {
-            directory = Files.createTempDirectory(Files.isWritable(Path.of("/dev/shm")) ? Path.of("/dev/shm")
-                : Path.of(System.getProperty("java.io.tmpdir")), "ubft-ctbcast-bench-");
-            ClusterConfig.Builder builder = ClusterConfig.builder().clusterName("ctbcast-bench")
-                .fabric(BenchNodes.SHM.equals(fabric) ? FabricType.SHM : FabricType.TCP)
-                .shmDir(directory.resolve("shm")).keysDir(directory.resolve("keys")).ctbcastTail(TAIL)
-                .idleStrategy(BenchNodes.DEFAULT_AGENT_IDLE).fabricOpTimeoutMillis(1_000);
-            int[] ports = freePorts(2 * N + 1);
-            for (int i = 0; i < N; i++) {
-                builder.replica(i, "127.0.0.1:" + ports[2 * i]);
-                builder.memnode(i, "127.0.0.1:" + ports[2 * i + 1]);
-            }
-            builder.client(0, "127.0.0.1:" + ports[2 * N]);
-            ClusterConfig cluster = builder.build();
-            KeyGenerator.generate(cluster, false);
+            bench = new BenchCluster("ctbcast-bench", fabric, N, builder -> builder.ctbcastTail(TAIL));
+            ClusterConfig cluster = bench.config();
             for (int j = 0; j < N; j++) {
                 memnodes[j] = MemoryNode.start(cluster, j);
             }
@@ -113,9 +93,6 @@ public class CtbcastBenchmark {
                 message.putByte(i, (byte) (i * 31 + 7));
             }
             broadcast(); // connects (tcp) and maps the regions (shm) before the first timed broadcast
-        } catch (IOException e) {
-            tearDown();
-            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
             tearDown();
             throw e;
@@ -134,14 +111,9 @@ public class CtbcastBenchmark {
                 memnodes[i] = null;
             }
         }
-        if (directory != null) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                    Files.deleteIfExists(p);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot delete " + directory, e);
-            }
+        if (bench != null) {
+            bench.close();
+            bench = null;
         }
     }
 
@@ -187,34 +159,6 @@ public class CtbcastBenchmark {
     }
 
     Path directory() {
-        return directory;
-    }
-
-    /**
-     * {@code count} distinct free ports: the sockets stay open until all are chosen (one closed at once may be handed
-     * out again, and two nodes on one port fail the cluster's check).
-     */
-    static int[] freePorts(int count) {
-        ServerSocket[] sockets = new ServerSocket[count];
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0);
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // best effort
-                    }
-                }
-            }
-        }
+        return bench.directory();
     }
 }

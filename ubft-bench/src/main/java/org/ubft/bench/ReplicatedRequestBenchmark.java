@@ -18,8 +18,6 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.ubft.apps.flip.Flip;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
-import org.ubft.common.config.FabricType;
-import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.consensus.client.ClientLinks;
 import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.consensus.runtime.ReplicaNode;
@@ -30,13 +28,9 @@ import org.ubft.fabric.Fabric;
 import org.ubft.fabric.Fabrics;
 import org.ubft.memnode.MemoryNode;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
+import java.util.function.UnaryOperator;
 
 /**
  * The CPU one replicated request costs: three {@link ReplicaNode}s (Flip) and a client's links in this JVM, all
@@ -66,7 +60,7 @@ public class ReplicatedRequestBenchmark {
     @Param({"fast", "slow"})
     String path;
 
-    private Path directory;
+    private BenchCluster bench;
     private final MemoryNode[] memnodes = new MemoryNode[N];
     private final ReplicaNode[] replicas = new ReplicaNode[N];
     private Fabric clientFabric;
@@ -87,20 +81,8 @@ public class ReplicatedRequestBenchmark {
             default -> throw new IllegalArgumentException("path must be fast or slow, got " + path);
         };
         try {
-            directory = Files.createTempDirectory(Files.isWritable(Path.of("/dev/shm")) ? Path.of("/dev/shm")
-                : Path.of(System.getProperty("java.io.tmpdir")), "ubft-replicated-bench-");
-            ClusterConfig.Builder builder = ClusterConfig.builder().clusterName("replicated-bench")
-                .fabric(BenchNodes.SHM.equals(fabric) ? FabricType.SHM : FabricType.TCP)
-                .shmDir(directory.resolve("shm")).keysDir(directory.resolve("keys"))
-                .idleStrategy(BenchNodes.DEFAULT_AGENT_IDLE).fabricOpTimeoutMillis(1_000);
-            int[] ports = CtbcastBenchmark.freePorts(2 * N + 1);
-            for (int i = 0; i < N; i++) {
-                builder.replica(i, "127.0.0.1:" + ports[2 * i]);
-                builder.memnode(i, "127.0.0.1:" + ports[2 * i + 1]);
-            }
-            builder.client(0, "127.0.0.1:" + ports[2 * N]);
-            ClusterConfig cluster = builder.build();
-            KeyGenerator.generate(cluster, false);
+            bench = new BenchCluster("replicated-bench", fabric, N, UnaryOperator.identity());
+            ClusterConfig cluster = bench.config();
             for (int j = 0; j < N; j++) {
                 memnodes[j] = MemoryNode.start(cluster, j);
             }
@@ -115,9 +97,6 @@ public class ReplicatedRequestBenchmark {
                 payload.putByte(i, (byte) ('a' + i % 26));
             }
             request(); // connects (tcp), maps the regions (shm) and opens the view before the first timed request
-        } catch (IOException e) {
-            tearDown();
-            throw new UncheckedIOException(e);
         } catch (RuntimeException e) {
             tearDown();
             throw e;
@@ -142,14 +121,9 @@ public class ReplicatedRequestBenchmark {
                 memnodes[j] = null;
             }
         }
-        if (directory != null) {
-            try (Stream<Path> files = Files.walk(directory)) {
-                for (Path p : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                    Files.deleteIfExists(p);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot delete " + directory, e);
-            }
+        if (bench != null) {
+            bench.close();
+            bench = null;
         }
         if (mismatched != 0) {
             throw new IllegalStateException(mismatched + " replies were not the request reversed");
@@ -199,7 +173,7 @@ public class ReplicatedRequestBenchmark {
     }
 
     Path directory() {
-        return directory;
+        return bench.directory();
     }
 
     private void onReply(int replica, DirectBuffer b, int offset, int length) {
