@@ -70,6 +70,24 @@ final class DeliveryWindow {
         return index >= start() && index <= high && get(index);
     }
 
+    /**
+     * The delivered indices among {@code first .. first + count - 1} (all inside the window, {@code count <= 64}) as
+     * bits 0 .. count - 1: an ack's bitmap word. One division for the word, not one per index.
+     */
+    long deliveredBits(long first, int count) {
+        int b = (int) (first % size);
+        long word = 0;
+        for (int i = 0; i < count; i++) {
+            if ((bits[b >>> 6] & (1L << b)) != 0) {
+                word |= 1L << i;
+            }
+            if (++b == size) {
+                b = 0;
+            }
+        }
+        return word;
+    }
+
     private boolean get(long index) {
         int b = (int) (index % size);
         return (bits[b >>> 6] & (1L << b)) != 0;

@@ -240,7 +240,8 @@ public final class Tbcast implements LinkStream {
             long[] sentAt = lastSent[r];
             long timeout = timeouts[r].nanos();
             boolean resentTo = false;
-            for (long k = oldest; k < nextIndex; k++) {
+            // everything below the receiver's highest ack base is acknowledged: only what is above can be due
+            for (long k = Math.max(oldest, settledBelow[r]); k < nextIndex; k++) {
                 int slot = slot(k);
                 if (isAcked(r, slot)) {
                     continue;
@@ -306,10 +307,13 @@ public final class Tbcast implements LinkStream {
         settledBelow[from] = Math.max(settledBelow[from], base);
         for (int i = 0; i < words; i++) {
             long w = bitmap.getLong(bitmapOffset + 8 * i, Envelope.ORDER);
+            long first = base + 1 + 64L * i;
+            int firstSlot = w == 0 ? 0 : slot(first); // one division a word, not one an index
             while (w != 0) {
-                long k = base + 1 + 64L * i + Long.numberOfTrailingZeros(w);
-                if (k >= oldest) {
-                    fastest = Math.min(fastest, setAcked(from, slot(k), now));
+                int bit = Long.numberOfTrailingZeros(w);
+                if (first + bit >= oldest) {
+                    int s = firstSlot + bit;
+                    fastest = Math.min(fastest, setAcked(from, s < window ? s : s % window, now));
                 }
                 w &= w - 1;
             }
@@ -356,15 +360,8 @@ public final class Tbcast implements LinkStream {
         int words = span <= 0 ? 0 : (int) ((span + 63) / 64);
         Envelope.putAckEntry(dst, entryOffset, streamId, base, words);
         for (int i = 0; i < words; i++) {
-            long bits = 0;
-            long first = base + 1 + 64L * i;
-            int count = (int) Math.min(64, w.high() - first + 1);
-            for (int b = 0; b < count; b++) {
-                if (w.delivered(first + b)) {
-                    bits |= 1L << b;
-                }
-            }
-            Envelope.putAckWord(dst, entryOffset, i, bits);
+            long first = base + 1 + 64L * i; // > low >= the window's start
+            Envelope.putAckWord(dst, entryOffset, i, w.deliveredBits(first, (int) Math.min(64, w.high() - first + 1)));
         }
         return Envelope.ackEntryBytes(words);
     }

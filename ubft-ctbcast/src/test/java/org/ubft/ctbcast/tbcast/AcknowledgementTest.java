@@ -1,5 +1,6 @@
 package org.ubft.ctbcast.tbcast;
 
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.ubft.ctbcast.link.LinkConfig;
 import org.ubft.fabric.sim.LatencyModel;
@@ -90,6 +91,32 @@ class AcknowledgementTest {
             long before = b.retransmittedTo(2);
             c.runFor(3 * PERIOD);
             assertEquals(before, b.retransmittedTo(2), "retransmitted after the acknowledgement");
+        }
+    }
+
+    /**
+     * An ack bitmap whose indices wrap around the broadcaster's slots (2t = 8: indices 4..10 are slots 4..7, 0..2)
+     * acknowledges exactly the indices it names: the base (3) and the gap (6) stay unacknowledged and are the only
+     * ones sent again.
+     */
+    @Test
+    void anAckBitmapAcrossTheSlotWrapAcknowledgesExactlyWhatItNames() {
+        SimNetwork net = network();
+        try (TbcastCluster c = cluster(net)) {
+            c.running[1] = false;
+            c.running[2] = false; // neither acknowledges: only the ack below reaches the broadcaster from 2
+            Tbcast b = c.stream(0, 1);
+            for (int i = 0; i < 10; i++) {
+                c.broadcast(0, 1);
+            }
+            assertEquals(8, b.unacknowledged(2), "indices 3..10 buffered, none acknowledged");
+            UnsafeBuffer bitmap = new UnsafeBuffer(new byte[8]);
+            bitmap.putLong(0, 0b1111011L, org.ubft.ctbcast.link.Envelope.ORDER); // 4, 5, 7, 8, 9, 10 (bit i: 4 + i)
+            b.onAck(2, 3, bitmap, 0, 1);
+            assertEquals(2, b.unacknowledged(2), "3 (the base) and 6 (the gap) are not acknowledged");
+            long before = b.retransmittedTo(2);
+            c.runFor(PERIOD + PERIOD / 2);
+            assertEquals(before + 2, b.retransmittedTo(2), "exactly 3 and 6 sent again");
         }
     }
 }

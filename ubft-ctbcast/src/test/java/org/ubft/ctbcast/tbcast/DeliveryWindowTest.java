@@ -82,4 +82,30 @@ class DeliveryWindowTest {
             }
         }
     }
+
+    /** An ack's bitmap word, built a word at a time, names exactly the indices {@link DeliveryWindow#delivered} names. */
+    @Test
+    void deliveredBitsAreTheDeliveredIndicesOneWordAtATime() {
+        Random random = new Random(11);
+        for (int size : new int[] {4, 6, 64, 100, 256}) {
+            DeliveryWindow w = new DeliveryWindow(size);
+            long next = 1;
+            for (int round = 0; round < 2_000; round++) {
+                next += 1 + random.nextInt(3); // gaps: some indices never arrive
+                w.accept(next);
+                if (random.nextBoolean() && next - 2 >= w.start()) {
+                    w.accept(next - 1 - random.nextInt(2)); // a late one fills a gap
+                }
+                long first = w.start() + random.nextInt((int) (w.high() - w.start() + 1));
+                int count = (int) Math.min(64, w.high() - first + 1);
+                long expected = 0;
+                for (int b = 0; b < count; b++) {
+                    if (w.delivered(first + b)) {
+                        expected |= 1L << b;
+                    }
+                }
+                assertEquals(expected, w.deliveredBits(first, count), "size " + size + " first " + first + " count " + count);
+            }
+        }
+    }
 }
