@@ -520,6 +520,33 @@ class ByzantineChecksTest {
         assertLiveAndAgree(c, 10);
     }
 
+    /**
+     * A CHECKPOINT's shares that were verified already as CERTIFY-CHECKPOINTs are not verified again, but only for the
+     * same sequence number, digest and bytes: replica 0's verified share for (seq, d), replayed in a certificate for
+     * (seq, d'), is checked against d' and fails; a share of replica 0 for (seq, d) with other bytes is checked and fails.
+     */
+    @Test
+    void checkpointReplayingAVerifiedShareUnderAnotherDigest() {
+        ModelCluster c = warmed(33, 20);
+        long seq = c.replicas[0].checkpointSeq() + W;
+        byte[] d = digest("a state".getBytes());
+        byte[] forged = digest("another state".getBytes());
+        byte[] share0 = sign(0, checkpointStatement(seq, d));
+        // replica 0's CERTIFY-CHECKPOINT for (seq, d): valid, verified and kept by every replica (one share: no CΣ)
+        byte[] certify = build(w -> w.u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(seq).bytes(d, 0, 32).bytes(share0, 0, 64));
+        c.tbcastAs(0, new UnsafeBuffer(certify), 0, certify.length);
+        c.run(20_000);
+        long[] before = drops(c, Drop.BAD_CERTIFICATE);
+        inject(c, 2, checkpoint(seq, forged, shares(new Share(0, share0), ok(1, checkpointStatement(seq, forged)))));
+        inject(c, 2, checkpoint(seq, d, shares(corrupt(0, checkpointStatement(seq, d)), ok(1, checkpointStatement(seq, d)))));
+        c.run(50_000);
+        assertDropped(c, before, Drop.BAD_CERTIFICATE, 2);
+        for (Replica r : c.replicas) {
+            assertEquals(seq - W, r.checkpointSeq(), "no checkpoint taken");
+        }
+        assertLiveAndAgree(c, 10);
+    }
+
     // ------------------------------------------------------------------------------------------ SEAL_VIEW, 16-17
 
     @Test
