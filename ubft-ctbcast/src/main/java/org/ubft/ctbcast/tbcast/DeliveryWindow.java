@@ -72,20 +72,12 @@ final class DeliveryWindow {
 
     /**
      * The delivered indices among {@code first .. first + count - 1} (all inside the window, {@code count <= 64}) as
-     * bits 0 .. count - 1: an ack's bitmap word. One division for the word, not one per index.
+     * bits 0 .. count - 1: an ack's bitmap word. Two word reads when the size is a multiple of 64 (2t with t a multiple
+     * of 32, the default 128 included), else one division and a bit at a time.
      */
     long deliveredBits(long first, int count) {
-        int b = (int) (first % size);
-        long word = 0;
-        for (int i = 0; i < count; i++) {
-            if ((bits[b >>> 6] & (1L << b)) != 0) {
-                word |= 1L << i;
-            }
-            if (++b == size) {
-                b = 0;
-            }
-        }
-        return word;
+        long word = RingBits.window(bits, size, (int) (first % size));
+        return count == 64 ? word : word & ((1L << count) - 1);
     }
 
     private boolean get(long index) {

@@ -308,13 +308,19 @@ public final class Tbcast implements LinkStream {
         for (int i = 0; i < words; i++) {
             long w = bitmap.getLong(bitmapOffset + 8 * i, Envelope.ORDER);
             long first = base + 1 + 64L * i;
-            int firstSlot = w == 0 ? 0 : slot(first); // one division a word, not one an index
+            if (first < oldest) { // indices below the oldest buffered: their slots hold later messages now
+                w = oldest - first >= 64 ? 0 : w & (-1L << (oldest - first));
+            }
+            if (w == 0) {
+                continue;
+            }
+            int firstSlot = slot(first); // one division a word, not one an index
+            if (window >= 64) {
+                w &= ~RingBits.window(acked[from], window, firstSlot); // only what is newly acknowledged
+            }
             while (w != 0) {
-                int bit = Long.numberOfTrailingZeros(w);
-                if (first + bit >= oldest) {
-                    int s = firstSlot + bit;
-                    fastest = Math.min(fastest, setAcked(from, s < window ? s : s % window, now));
-                }
+                int s = firstSlot + Long.numberOfTrailingZeros(w);
+                fastest = Math.min(fastest, setAcked(from, s < window ? s : s % window, now));
                 w &= w - 1;
             }
         }

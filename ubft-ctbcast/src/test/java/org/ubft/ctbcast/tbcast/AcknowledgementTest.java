@@ -103,20 +103,87 @@ class AcknowledgementTest {
     void anAckBitmapAcrossTheSlotWrapAcknowledgesExactlyWhatItNames() {
         SimNetwork net = network();
         try (TbcastCluster c = cluster(net)) {
-            c.running[1] = false;
-            c.running[2] = false; // neither acknowledges: only the ack below reaches the broadcaster from 2
-            Tbcast b = c.stream(0, 1);
-            for (int i = 0; i < 10; i++) {
-                c.broadcast(0, 1);
+            ackAcrossTheWrap(c, 8, 0);
+        }
+    }
+
+    /**
+     * As {@link #anAckBitmapAcrossTheSlotWrapAcknowledgesExactlyWhatItNames} with 2t = 64 slots, where the
+     * broadcaster takes the acknowledged slots a word at a time: 71 broadcasts, so indices 8..71 are buffered and the
+     * ack's word (indices 9..71) starts at slot 9 and wraps to slot 0 at index 64; and an ack repeated changes nothing.
+     */
+    @Test
+    void anAckWordAcrossTheSlotWrapOfAWordSizedWindow() {
+        SimNetwork net = network();
+        try (TbcastCluster c = new TbcastCluster(new SimFabricTestbed(net), net.clock(), new TbcastConfig(32, 32, PERIOD),
+            LinkConfig.defaults(32, 32).withAckDelayNanos(ACK_DELAY), 2)) {
+            ackAcrossTheWrap(c, 64, 5);
+        }
+    }
+
+    /**
+     * Broadcasts 2t + 2 + {@code extra} messages to receivers that never acknowledge, then gives the broadcaster acks
+     * from receiver 2 with base = the oldest buffered index: one naming every other later index, then one naming every
+     * later index but the third.
+     */
+    private static void ackAcrossTheWrap(TbcastCluster c, int window, int extra) {
+        c.running[1] = false;
+        c.running[2] = false; // neither acknowledges: only the ack below reaches the broadcaster from 2
+        Tbcast b = c.stream(0, 1);
+        int total = window + 2 + extra;
+        for (int i = 0; i < total; i++) {
+            c.broadcast(0, 1);
+        }
+        long oldest = total - window + 1;
+        assertEquals(window, b.unacknowledged(2), "the last 2t buffered, none acknowledged");
+        int above = window - 1; // indices oldest + 1 .. total
+        UnsafeBuffer bitmap = new UnsafeBuffer(new byte[8 * ((above + 63) / 64)]);
+        for (int i = 1; i < above; i += 2) { // first every other one: the later ack then adds the rest
+            bitmap.putLong(8 * (i / 64), bitmap.getLong(8 * (i / 64), org.ubft.ctbcast.link.Envelope.ORDER)
+                | 1L << (i % 64), org.ubft.ctbcast.link.Envelope.ORDER);
+        }
+        b.onAck(2, oldest, bitmap, 0, (above + 63) / 64);
+        assertEquals(window - above / 2, b.unacknowledged(2), "every other one acknowledged");
+        for (int i = 0; i < above; i++) {
+            if (i != 2) {
+                bitmap.putLong(8 * (i / 64), bitmap.getLong(8 * (i / 64), org.ubft.ctbcast.link.Envelope.ORDER)
+                    | 1L << (i % 64), org.ubft.ctbcast.link.Envelope.ORDER);
             }
-            assertEquals(8, b.unacknowledged(2), "indices 3..10 buffered, none acknowledged");
-            UnsafeBuffer bitmap = new UnsafeBuffer(new byte[8]);
-            bitmap.putLong(0, 0b1111011L, org.ubft.ctbcast.link.Envelope.ORDER); // 4, 5, 7, 8, 9, 10 (bit i: 4 + i)
-            b.onAck(2, 3, bitmap, 0, 1);
-            assertEquals(2, b.unacknowledged(2), "3 (the base) and 6 (the gap) are not acknowledged");
-            long before = b.retransmittedTo(2);
-            c.runFor(PERIOD + PERIOD / 2);
-            assertEquals(before + 2, b.retransmittedTo(2), "exactly 3 and 6 sent again");
+        }
+        b.onAck(2, oldest, bitmap, 0, (above + 63) / 64);
+        assertEquals(2, b.unacknowledged(2), "the base and the gap (base + 3) are not acknowledged");
+        b.onAck(2, oldest, bitmap, 0, (above + 63) / 64);
+        assertEquals(2, b.unacknowledged(2), "the same ack again");
+        long before = b.retransmittedTo(2);
+        c.runFor(PERIOD + PERIOD / 2);
+        assertEquals(before + 2, b.retransmittedTo(2), "exactly those two sent again");
+    }
+
+    /**
+     * An ack older than the broadcaster's buffer (its base below the oldest buffered index) acknowledges only the
+     * indices it names that are still buffered: the slots of the two below the oldest hold the newest messages now,
+     * which it must not acknowledge. Both slot sizes (bit by bit, and a word at a time).
+     */
+    @Test
+    void anAckBelowTheOldestBufferedIndexAcknowledgesOnlyWhatIsBuffered() {
+        for (int t : new int[] {4, 32}) {
+            SimNetwork net = network();
+            try (TbcastCluster c = new TbcastCluster(new SimFabricTestbed(net), net.clock(), new TbcastConfig(t, 32, PERIOD),
+                LinkConfig.defaults(t, 32).withAckDelayNanos(ACK_DELAY), 2)) {
+                c.running[1] = false;
+                c.running[2] = false;
+                Tbcast b = c.stream(0, 1);
+                int window = 2 * t;
+                int total = window + 5;
+                for (int i = 0; i < total; i++) {
+                    c.broadcast(0, 1);
+                }
+                long oldest = total - window + 1;
+                UnsafeBuffer bitmap = new UnsafeBuffer(new byte[8]);
+                bitmap.putLong(0, 0b111111L, org.ubft.ctbcast.link.Envelope.ORDER); // oldest - 2 .. oldest + 3
+                b.onAck(2, oldest - 3, bitmap, 0, 1);
+                assertEquals(window - 4, b.unacknowledged(2), "2t = " + window + ": only oldest .. oldest + 3");
+            }
         }
     }
 }
