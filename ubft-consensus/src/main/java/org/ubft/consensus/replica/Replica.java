@@ -1699,6 +1699,7 @@ public final class Replica {
             }
         }
         writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(s).i32(length).bytes(batch, offset, length);
+        proposeTime[slot(s)] = clock.nanoTime(); // the re-proposal's PREPARE stage counts like any other
         prepareK[slot(s)] = broadcast(writer.length());
         counters.proposals++;
         return true;
@@ -2196,6 +2197,7 @@ public final class Replica {
             sentCertify[i] = -1;
             sentCommit[i] = -1;
             decided[i] = false;
+            proposeTime[i] = 0; // an earlier slot's, never accepted here (a view changed): not this slot's
             Arrays.fill(shareView, i * n, i * n + n, 0);
         }
         return i;

@@ -108,6 +108,27 @@ class ReplicaClusterTest {
                 + " slow slots on 2 replicas");
     }
 
+    /**
+     * Every PREPARE a leader proposes and then accepts is timed in its {@code prepare} stage, the slots it re-proposes
+     * after a view change (MustPropose, Algorithm 3 lines 18-19) included.
+     */
+    @Test
+    void aNewLeadersReProposalsAreTimedLikeItsOtherProposals() {
+        ModelCluster c = new ModelCluster(config(2), 3);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 300;
+        }
+        c.runUntilDone(100, 5_000_000_000L);
+        c.crashed[0] = true;
+        assertTrue(c.runUntilDone(300, 20_000_000_000L), "progress resumes in a new view");
+        c.run(5_000_000);
+        Replica leader = c.replicas[1];
+        assertEquals(1, leader.view(), "replica 1 leads view 1");
+        assertTrue(leader.counters().proposals() > 0, leader.counters().toString());
+        assertEquals(leader.counters().proposals(), leader.stages().count(StageLatencies.Stage.PREPARE),
+            "every proposal of the new leader timed: " + leader.counters());
+    }
+
     @Test
     void leaderSilentMidRunLeadsToAViewChangeAndNothingAcknowledgedIsLost() {
         ModelCluster c = new ModelCluster(config(2), 3);
