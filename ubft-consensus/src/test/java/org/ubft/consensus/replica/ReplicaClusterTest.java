@@ -108,17 +108,23 @@ class ReplicaClusterTest {
                 + " slow slots on 2 replicas");
     }
 
+    /** Two clients of 300 requests each on 3 replicas, run until 100 of each are answered (then a test crashes one). */
+    private static ModelCluster threeHundredRequestsEachAFirstHundredDone() {
+        ModelCluster c = new ModelCluster(config(2), 3);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 300;
+        }
+        c.runUntilDone(100, 5_000_000_000L);
+        return c;
+    }
+
     /**
      * Every PREPARE a leader proposes and then accepts is timed in its {@code prepare} stage, the slots it re-proposes
      * after a view change (MustPropose, Algorithm 3 lines 18-19) included.
      */
     @Test
     void aNewLeadersReProposalsAreTimedLikeItsOtherProposals() {
-        ModelCluster c = new ModelCluster(config(2), 3);
-        for (ModelCluster.TestClient client : c.clientList) {
-            client.target = 300;
-        }
-        c.runUntilDone(100, 5_000_000_000L);
+        ModelCluster c = threeHundredRequestsEachAFirstHundredDone();
         c.crashed[0] = true;
         assertTrue(c.runUntilDone(300, 20_000_000_000L), "progress resumes in a new view");
         c.run(5_000_000);
@@ -131,11 +137,7 @@ class ReplicaClusterTest {
 
     @Test
     void leaderSilentMidRunLeadsToAViewChangeAndNothingAcknowledgedIsLost() {
-        ModelCluster c = new ModelCluster(config(2), 3);
-        for (ModelCluster.TestClient client : c.clientList) {
-            client.target = 300;
-        }
-        c.runUntilDone(100, 5_000_000_000L);
+        ModelCluster c = threeHundredRequestsEachAFirstHundredDone();
         long[] acknowledged = new long[c.clients];
         for (int k = 0; k < c.clients; k++) {
             acknowledged[k] = c.clientList[k].accepted;
