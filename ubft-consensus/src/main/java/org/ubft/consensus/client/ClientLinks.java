@@ -208,7 +208,8 @@ public final class ClientLinks {
         }
 
         @Override
-        public void onData(int from, long index, int flags, DirectBuffer buffer, int offset, int length) {
+        public void onData(int from, long index, int flags, long settledBelow, DirectBuffer buffer, int offset,
+                           int length) {
             if (from == 0) {
                 unexpectedSelf++; // never sent: nothing goes to the loopback
                 return;

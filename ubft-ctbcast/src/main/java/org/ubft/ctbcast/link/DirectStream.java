@@ -51,7 +51,8 @@ public final class DirectStream implements LinkStream {
     }
 
     @Override
-    public void onData(int from, long index, int flags, DirectBuffer buffer, int offset, int length) {
+    public void onData(int from, long index, int flags, long settledBelow, DirectBuffer buffer, int offset,
+                       int length) {
         received++;
         handler.onMessage(from, buffer, offset, length);
     }

@@ -21,7 +21,8 @@ import java.nio.ByteOrder;
  *   6  reserved   u16  0
  *   8  index      u64  DATA: the stream's message index (TBcast: k &gt;= 1); ACK: 0
  *  16  length     u32  payload bytes; 0 for ACK
- *  20  reserved   u32  0
+ *  20  settle     u32  DATA: 0, or d + 1: the sender will send this receiver no index below index - d on this
+ *                      stream that it has not sent and seen acknowledged already ({@link #settledBelow}); ACK: 0
  *  24  ackCount ack entries, each {@link #ackEntryBytes(int) 16 + 8 * words} bytes:
  *        0 stream u16, 2 words u16, 4 reserved u32 (0), 8 base u64, 16 bitmap: words u64
  *      then the payload: length bytes, ending exactly at the end of the envelope
@@ -31,6 +32,8 @@ import java.nio.ByteOrder;
  * the envelope's destination broadcast on that stream: every index below {@code base} is settled (the
  * sender delivered it or will never deliver it), {@code base} is not delivered, and bit {@code i} of the
  * bitmap (word {@code i / 64}, bit {@code i % 64}) says that index {@code base + 1 + i} was delivered.
+ * A DATA envelope's settle field lets the receiver's base move past indices it will never get: ones the
+ * stream did not address to it, or that left the sender's buffer unacknowledged.
  *
  * <p>{@link #validate} checks every length and reserved field before anything is read past the header;
  * accessors are meaningful only after it returned {@link #VALID}. Single-threaded; allocates nothing.
@@ -53,7 +56,7 @@ public final class Envelope {
     public static final int RESERVED16_OFFSET = 6;
     public static final int INDEX_OFFSET = 8;
     public static final int LENGTH_OFFSET = 16;
-    public static final int RESERVED32_OFFSET = 20;
+    public static final int SETTLE_OFFSET = 20;
     public static final int HEADER_BYTES = 24;
 
     public static final int ACK_STREAM_OFFSET = 0;
@@ -110,8 +113,16 @@ public final class Envelope {
         dst.putShort(offset + RESERVED16_OFFSET, (short) 0, ORDER);
         dst.putLong(offset + INDEX_OFFSET, index, ORDER);
         dst.putInt(offset + LENGTH_OFFSET, 0, ORDER);
-        dst.putInt(offset + RESERVED32_OFFSET, 0, ORDER);
+        dst.putInt(offset + SETTLE_OFFSET, 0, ORDER);
         return HEADER_BYTES;
+    }
+
+    /**
+     * Sets a DATA header's settle field: the receiver may take every index below {@code settledBelow} (at most the
+     * header's index, at most 2^31 - 2 below it) as settled; 0 claims nothing.
+     */
+    public static void putSettledBelow(MutableDirectBuffer dst, int offset, long index, long settledBelow) {
+        dst.putInt(offset + SETTLE_OFFSET, settledBelow <= 0 ? 0 : (int) (index - settledBelow + 1), ORDER);
     }
 
     public static void putAckCount(MutableDirectBuffer dst, int offset, int ackCount) {
@@ -174,7 +185,7 @@ public final class Envelope {
             return BAD_FLAGS;
         }
         if (buffer.getShort(offset + RESERVED16_OFFSET, ORDER) != 0
-            || buffer.getInt(offset + RESERVED32_OFFSET, ORDER) != 0) {
+            || (type == TYPE_ACK && buffer.getInt(offset + SETTLE_OFFSET, ORDER) != 0)) {
             return RESERVED_NOT_ZERO;
         }
         int acks = ackCount();
@@ -224,6 +235,16 @@ public final class Envelope {
     /** The message index as sent: any 64-bit value (the stream judges it). */
     public long index() {
         return buffer.getLong(offset + INDEX_OFFSET, ORDER);
+    }
+
+    /**
+     * Of a DATA envelope: the index below which the sender claims everything settled for this receiver (see
+     * {@link #putSettledBelow}), 0 for no claim; any value at most {@link #index()} and at least 1 otherwise (the
+     * sender's word: the stream judges it).
+     */
+    public long settledBelow() {
+        long v = buffer.getInt(offset + SETTLE_OFFSET, ORDER) & 0xFFFF_FFFFL;
+        return v == 0 ? 0 : Math.max(1, index() - (v - 1));
     }
 
     /** Offset of the payload in {@link #buffer()}; valid after a successful {@link #validate}. */

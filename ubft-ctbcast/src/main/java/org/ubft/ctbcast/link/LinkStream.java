@@ -19,9 +19,11 @@ public interface LinkStream {
     /**
      * A DATA envelope of this stream from member {@code from}.
      *
-     * @param buffer holds the payload; valid only during the call
+     * @param settledBelow the sender's claim that nothing below it on this stream is still to come to this member
+     *                     ({@link Envelope#settledBelow()}; 0: none)
+     * @param buffer       holds the payload; valid only during the call
      */
-    void onData(int from, long index, int flags, DirectBuffer buffer, int offset, int length);
+    void onData(int from, long index, int flags, long settledBelow, DirectBuffer buffer, int offset, int length);
 
     /**
      * An ack entry for this stream from member {@code from}: {@code words} little-endian bitmap words

@@ -79,6 +79,8 @@ public final class PeerLinks {
     /** Stream whose timers run first in the next duty cycle (rotates, so no stream starves the others of room). */
     private int firstStream;
     private OutboundTap tap;
+    /** The settle claim of the message being sent, for every envelope the tap makes of it. */
+    private long settle;
     private final Sink untapped = this::sendUntapped;
 
     private long envelopesSent;
@@ -179,6 +181,19 @@ public final class PeerLinks {
      *                                  or {@code to}, the stream or the flags are out of range (local errors)
      */
     public void send(int to, int streamId, int flags, long index, DirectBuffer src, int offset, int length) {
+        send(to, streamId, flags, index, 0, src, offset, length);
+    }
+
+    /**
+     * {@link #send(int, int, int, long, DirectBuffer, int, int)} with a settle claim ({@link Envelope#settledBelow()}):
+     * {@code settledBelow} is 0 (none) or an index from {@code index - 2^31 + 2} to {@code index}.
+     */
+    public void send(int to, int streamId, int flags, long index, long settledBelow, DirectBuffer src, int offset,
+                     int length) {
+        if (settledBelow < 0 || settledBelow > index || (settledBelow > 0 && index - settledBelow > Integer.MAX_VALUE - 1)) {
+            throw new IllegalArgumentException("settled below " + settledBelow + " for index " + index);
+        }
+        settle = settledBelow;
         if (tap != null) {
             tap.onSend(to, streamId, flags, index, src, offset, length, untapped);
         } else {
@@ -205,6 +220,9 @@ public final class PeerLinks {
             throw new IllegalArgumentException("stream " + streamId + " or flags " + flags + " out of range");
         }
         int at = Envelope.putHeader(scratch, 0, Envelope.TYPE_DATA, flags, streamId, index);
+        if (settle > 0 && settle <= index) { // a tap's rewrite with another index claims nothing
+            Envelope.putSettledBelow(scratch, 0, index, settle);
+        }
         at = appendAcks(to, at);
         Envelope.putLength(scratch, 0, length);
         scratch.putBytes(at, src, offset, length);
@@ -346,7 +364,7 @@ public final class PeerLinks {
             streamFor(e.ackStream(entry)).onAck(from, e.ackBase(entry), buffer, Envelope.ackBitmap(entry), e.ackWords(entry));
         }
         if (data != null) {
-            data.onData(from, e.index(), e.flags(), buffer, e.payloadOffset(), e.payloadLength());
+            data.onData(from, e.index(), e.flags(), e.settledBelow(), buffer, e.payloadOffset(), e.payloadLength());
         }
     }
 

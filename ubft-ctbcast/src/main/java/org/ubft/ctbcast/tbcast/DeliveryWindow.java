@@ -51,6 +51,22 @@ final class DeliveryWindow {
         return NEW;
     }
 
+    /**
+     * Takes the broadcaster's word that nothing below {@code below} is still to come ({@code Envelope#settledBelow}):
+     * the window's indices below it count as delivered, so {@link #low()} (the ack's base) moves past indices never
+     * sent here and a later copy of one is a duplicate. Only inside the window, up to {@link #high()}: a claim can
+     * move nothing but this broadcaster's window. O(size) at most, O(1) amortized.
+     */
+    void settle(long below) {
+        long end = Math.min(below, high + 1);
+        for (long i = low; i < end; i++) {
+            set(i);
+        }
+        while (low <= high && get(low)) {
+            low++;
+        }
+    }
+
     /** First index of the window (at least 1). */
     long start() {
         return Math.max(1, high - size + 1);
@@ -65,7 +81,7 @@ final class DeliveryWindow {
         return low;
     }
 
-    /** Whether {@code index}, inside the window, was delivered. */
+    /** Whether {@code index}, inside the window, was delivered (or settled, {@link #settle}). */
     boolean delivered(long index) {
         return index >= start() && index <= high && get(index);
     }

@@ -75,6 +75,8 @@ public final class Tbcast implements LinkStream {
     public static final long MAX_INDEX = 1L << 62;
     /** The retransmission timeout grows, by measurement or by backing off, to at most this many periods. */
     public static final int MAX_BACKOFF = 64;
+    /** {@link #broadcast(DirectBuffer, int, int, long)} to every member, this one included. */
+    public static final long EVERY_MEMBER = -1L;
 
     private final PeerLinks links;
     private final int streamId;
@@ -101,6 +103,8 @@ public final class Tbcast implements LinkStream {
     private final AdaptiveTimeout[] timeouts;
     /** Per receiver: every index below this was acknowledged (highest valid ack base seen). */
     private final long[] settledBelow;
+    /** Per receiver: where {@link #settledFor} resumes (every buffered index below it is acknowledged). */
+    private final long[] settledCursor;
     private long nextIndex = 1;
     /** The first index this stream broadcast ({@link #startAt}): nothing below it is buffered. */
     private long firstIndex = 1;
@@ -152,6 +156,7 @@ public final class Tbcast implements LinkStream {
         this.resent = new long[n][(window + 63) / 64];
         this.timeouts = new AdaptiveTimeout[n];
         this.settledBelow = new long[n];
+        this.settledCursor = new long[n];
         this.windows = new DeliveryWindow[n];
         this.retransmittedTo = new long[n];
         for (int p = 0; p < n; p++) {
@@ -189,6 +194,18 @@ public final class Tbcast implements LinkStream {
      * @throws IllegalArgumentException if the message exceeds {@link TbcastConfig#maxMessageBytes()}
      */
     public long broadcast(DirectBuffer src, int offset, int length) {
+        return broadcast(src, offset, length, EVERY_MEMBER);
+    }
+
+    /**
+     * TBcast-broadcasts to the members in {@code to} only (bit r for member r; {@link #EVERY_MEMBER} for all): the
+     * others take the index as acknowledged at once, never get it, and are told so by the settle claim of the next
+     * envelope they get on this stream ({@link PeerLinks#send(int, int, int, long, long, DirectBuffer, int, int)}),
+     * so their acknowledgement base moves past it. Otherwise as {@link #broadcast(DirectBuffer, int, int)}.
+     *
+     * @return the message's index k
+     */
+    public long broadcast(DirectBuffer src, int offset, int length, long to) {
         if (length < 0 || length > maxBytes) {
             throw new IllegalArgumentException("message of " + length + " bytes; at most " + maxBytes);
         }
@@ -211,7 +228,11 @@ public final class Tbcast implements LinkStream {
         long now = links.clock().nanoTime();
         broadcasts++;
         for (int r = 0; r < n; r++) {
-            links.send(r, streamId, 0, k, buffer, at, length);
+            if ((to & (1L << r)) == 0) {
+                acked[r][slot >>> 6] |= 1L << slot; // not addressed to r: nothing to wait for
+                continue;
+            }
+            links.send(r, streamId, 0, k, settledFor(r), buffer, at, length);
             lastSent[r][slot] = now;
             sent++;
             arm(now + timeouts[r].nanos());
@@ -252,7 +273,8 @@ public final class Tbcast implements LinkStream {
                         room = links.sendRoom(r);
                     }
                     if (room > 0) {
-                        links.send(r, streamId, Envelope.FLAG_RETRANSMISSION, k, buffer, slot * maxBytes, lengths[slot]);
+                        links.send(r, streamId, Envelope.FLAG_RETRANSMISSION, k, settledFor(r), buffer,
+                            slot * maxBytes, lengths[slot]);
                         room--;
                         sentAt[slot] = now;
                         resent[r][slot >>> 6] |= 1L << slot;
@@ -333,12 +355,15 @@ public final class Tbcast implements LinkStream {
 
     /** A message of this stream from member {@code from}: delivered if new, else dropped and counted. */
     @Override
-    public void onData(int from, long index, int flags, DirectBuffer src, int offset, int length) {
+    public void onData(int from, long index, int flags, long settledBelow, DirectBuffer src, int offset, int length) {
         if (index < 1 || index >= MAX_INDEX || length > maxBytes) {
             malformed++;
             return;
         }
         int outcome = windows[from].accept(index);
+        if (settledBelow > 0) {
+            windows[from].settle(settledBelow); // the broadcaster's word, about its own stream only
+        }
         // Acknowledge every arrival: a duplicate or an out-of-tail copy means the broadcaster missed an ack.
         links.requestAck(from);
         if (outcome == DeliveryWindow.NEW) {
@@ -376,6 +401,21 @@ public final class Tbcast implements LinkStream {
 
     private int slot(long index) {
         return (int) (index % window);
+    }
+
+    /**
+     * The settle claim for an envelope to receiver {@code r}: the lowest buffered index r has not acknowledged (indices
+     * not addressed to r count as acknowledged), or the next index if there is none. Below it r will get nothing more
+     * from this stream: what it acknowledged, what was never for it, and what left the buffer. Amortized O(1): the
+     * cursor only moves up.
+     */
+    private long settledFor(int r) {
+        long k = Math.max(settledCursor[r], oldest());
+        while (k < nextIndex && isAcked(r, slot(k))) {
+            k++;
+        }
+        settledCursor[r] = k;
+        return k;
     }
 
     /** Oldest index still buffered. */

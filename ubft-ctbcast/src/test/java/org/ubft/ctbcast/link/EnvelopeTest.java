@@ -71,6 +71,26 @@ class EnvelopeTest {
     }
 
     @Test
+    void aDataEnvelopesSettleClaimIsRelativeToItsIndexAndAnAckMayNotCarryOne() {
+        int at = Envelope.putHeader(buf, 0, Envelope.TYPE_DATA, 0, 7, 1_000);
+        assertEquals(Envelope.VALID, validate(at));
+        assertEquals(0, e.settledBelow(), "no claim");
+        for (long below : new long[] {1_000, 999, 1, 744}) {
+            Envelope.putSettledBelow(buf, 0, 1_000, below);
+            assertEquals(Envelope.VALID, validate(at));
+            assertEquals(below, e.settledBelow());
+        }
+        buf.putInt(Envelope.SETTLE_OFFSET, -1); // a peer's d + 1 = 2^32 - 1: below index 1 - 2^32, clamped to 1
+        assertEquals(Envelope.VALID, validate(at));
+        assertEquals(1, e.settledBelow());
+        int ack = Envelope.putHeader(buf, 0, Envelope.TYPE_ACK, 0, 0, 0);
+        ack += Envelope.putAckEntry(buf, ack, 3, 1, 0);
+        Envelope.putAckCount(buf, 0, 1);
+        buf.putInt(Envelope.SETTLE_OFFSET, 5);
+        assertEquals(Envelope.RESERVED_NOT_ZERO, validate(ack));
+    }
+
+    @Test
     void everyDefectIsNamed() {
         int len = valid();
         assertEquals(Envelope.TOO_SHORT, validate(Envelope.HEADER_BYTES - 1));
@@ -82,7 +102,6 @@ class EnvelopeTest {
         expect(Envelope.BAD_TYPE, len, () -> buf.putByte(Envelope.TYPE_OFFSET, (byte) 3));
         expect(Envelope.BAD_FLAGS, len, () -> buf.putByte(Envelope.FLAGS_OFFSET, (byte) 0x82));
         expect(Envelope.RESERVED_NOT_ZERO, len, () -> buf.putShort(Envelope.RESERVED16_OFFSET, (short) 1));
-        expect(Envelope.RESERVED_NOT_ZERO, len, () -> buf.putInt(Envelope.RESERVED32_OFFSET, -1));
         expect(Envelope.TOO_MANY_ACKS, len, () -> Envelope.putAckCount(buf, 0, MAX_ACKS + 1));
         expect(Envelope.TOO_MANY_ACKS, len, () -> Envelope.putAckCount(buf, 0, 255));
         // A third entry announced but no room for it (the payload's 5 bytes are too few for its header).

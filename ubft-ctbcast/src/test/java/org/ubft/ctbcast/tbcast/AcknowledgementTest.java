@@ -7,7 +7,9 @@ import org.ubft.fabric.sim.LatencyModel;
 import org.ubft.fabric.sim.SimFabricTestbed;
 import org.ubft.fabric.sim.SimNetwork;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -157,6 +159,60 @@ class AcknowledgementTest {
         long before = b.retransmittedTo(2);
         c.runFor(PERIOD + PERIOD / 2);
         assertEquals(before + 2, b.retransmittedTo(2), "exactly those two sent again");
+    }
+
+    /** Receiver {@code r}'s current ack entry for broadcaster 0 on stream 1: {base, bitmap words}. */
+    private static long[] ackOf(TbcastCluster c, int r) {
+        UnsafeBuffer entry = new UnsafeBuffer(new byte[org.ubft.ctbcast.link.Envelope.ackEntryBytes(8)]);
+        int bytes = c.stream(r, 1).writeAck(0, entry, 0);
+        return new long[] {entry.getLong(org.ubft.ctbcast.link.Envelope.ACK_BASE_OFFSET,
+            org.ubft.ctbcast.link.Envelope.ORDER), (bytes - org.ubft.ctbcast.link.Envelope.ACK_ENTRY_HEADER_BYTES) / 8};
+    }
+
+    /**
+     * A message addressed to some members only (CTBcast's LOCKED skips the broadcaster) never goes to the others, is
+     * never retransmitted to them, and does not hold back their acknowledgement: the settle claim on the next message
+     * they get moves their base past it, so their ack entries carry no bitmap.
+     */
+    @Test
+    void aMessageForOtherMembersIsNeitherSentNorRetransmittedToOneAndItsBasePassesIt() {
+        SimNetwork net = network();
+        try (TbcastCluster c = cluster(net)) {
+            Tbcast b = c.stream(0, 1);
+            c.broadcast(0, 1);
+            c.broadcast(0, 1, 0b101); // members 0 and 2 only
+            c.broadcast(0, 1);
+            assertTrue(c.runUntil(() -> c.delivered(1, 1, 0, 3) && c.delivered(2, 1, 0, 3)
+                && b.unacknowledged(1) == 0 && b.unacknowledged(2) == 0, 20 * LATENCY + 2 * ACK_DELAY));
+            assertTrue(c.delivered(2, 1, 0, 2));
+            c.runFor(3 * PERIOD);
+            assertFalse(c.delivered(1, 1, 0, 2), "2 was not for member 1");
+            assertEquals(0, b.retransmittedTo(1));
+            assertEquals(0, b.retransmitted());
+            // 3 went while 1 was unacknowledged, so its claim could not pass 1: member 1's base waits at 2 ...
+            assertArrayEquals(new long[] {2, 1}, ackOf(c, 1));
+            c.broadcast(0, 1);
+            assertTrue(c.runUntil(() -> c.delivered(1, 1, 0, 4), 20 * LATENCY));
+            // ... until the claim on the next message it gets passes 2
+            assertArrayEquals(new long[] {5, 0}, ackOf(c, 1), "base past the index it never got, no bitmap");
+            assertArrayEquals(new long[] {5, 0}, ackOf(c, 2));
+            assertEquals(0, b.retransmitted());
+        }
+    }
+
+    /**
+     * A stream that starts above 1 (a restarted process's epoch): a receiver's window begins below the first index,
+     * and without the settle claim its base stayed at the window's start, every ack entry a full-window bitmap.
+     */
+    @Test
+    void aStreamStartingAtAnEpochIsAcknowledgedWithoutABitmap() {
+        SimNetwork net = network();
+        try (TbcastCluster c = cluster(net)) {
+            c.stream(0, 1).startAt(1_000);
+            c.broadcast(0, 1);
+            assertTrue(c.runUntil(() -> c.delivered(1, 1, 0, 1_000), 20 * LATENCY));
+            assertArrayEquals(new long[] {1_001, 0}, ackOf(c, 1));
+        }
     }
 
     /**

@@ -31,6 +31,29 @@ class DeliveryWindowTest {
     }
 
     @Test
+    void aSettleClaimMovesTheBasePastIndicesThatWillNotComeAndNoFurtherThanTheHighest() {
+        DeliveryWindow w = new DeliveryWindow(8);
+        assertEquals(DeliveryWindow.NEW, w.accept(1_000)); // a stream that starts at 1000: window 993..1000
+        assertEquals(993, w.low(), "without a claim the base waits at the window's start");
+        w.settle(1_000);
+        assertEquals(1_001, w.low(), "993..999 settled, 1000 delivered");
+        assertEquals(DeliveryWindow.NEW, w.accept(1_002)); // 1001 went to others only
+        w.settle(1_002);
+        assertEquals(1_003, w.low());
+        assertEquals(DeliveryWindow.DUPLICATE, w.accept(1_001), "a settled index is not delivered later");
+        w.settle(Long.MAX_VALUE); // a claim beyond what arrived settles nothing above the highest
+        assertEquals(1_003, w.low());
+        assertEquals(DeliveryWindow.NEW, w.accept(1_003));
+        w.settle(1); // stale or absurdly low claims change nothing
+        assertEquals(1_004, w.low());
+        assertEquals(DeliveryWindow.NEW, w.accept(1_006));
+        w.settle(1_005); // 1004 settled; 1005 still to come
+        assertEquals(1_005, w.low());
+        assertEquals(DeliveryWindow.NEW, w.accept(1_005));
+        assertEquals(1_007, w.low());
+    }
+
+    @Test
     void jumpsOfTheWindowSizeAndHugeIndicesForgetEverything() {
         DeliveryWindow w = new DeliveryWindow(4);
         for (int k = 1; k <= 4; k++) {

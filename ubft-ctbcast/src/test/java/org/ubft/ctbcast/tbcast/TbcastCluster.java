@@ -108,10 +108,15 @@ final class TbcastCluster implements AutoCloseable {
 
     /** Broadcasts the test message of the next index of {@code replica} on {@code stream}. */
     long broadcast(int replica, int stream) {
+        return broadcast(replica, stream, Tbcast.EVERY_MEMBER);
+    }
+
+    /** {@link #broadcast(int, int)} to the members in {@code to} only (bit r for member r). */
+    long broadcast(int replica, int stream, long to) {
         Tbcast t = stream(replica, stream);
         long index = t.nextIndex();
         int len = fill(message, replica, stream, index, config.maxMessageBytes());
-        long k = t.broadcast(message, 0, len);
+        long k = t.broadcast(message, 0, len, to);
         if (k != index) {
             fail("broadcast gave index " + k + ", expected " + index);
         }
