@@ -689,9 +689,8 @@ public final class Replica {
         }
         endorsed[i] = true;
         prepTime[i] = clock.nanoTime();
-        if (isLeader() && proposeTime[i] != 0) {
-            stages.record(StageLatencies.Stage.PREPARE, prepTime[i] - proposeTime[i]);
-            proposeTime[i] = 0;
+        if (decided[i]) {
+            prepared(i); // re-proposed after its decision (a value committed in an earlier view)
         }
         if (config.path() == ReplicaConfig.Path.FAST) {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(view).i64(s);
@@ -777,6 +776,7 @@ public final class Replica {
         // line 25: WILL_CERTIFY from 2f+1
         if (wcView[i] == view && wcMask[i] == all && sentWillCertify[i] == view && sentWillCommit[i] != view) {
             sentWillCommit[i] = view;
+            prepared(i);
             if (prepareK[i] != 0 && isLeader()) {
                 out.allDelivered(prepareK[i]); // every replica delivered the PREPARE: CTBcast's SIGNED is not needed
                 prepareK[i] = 0;
@@ -787,6 +787,17 @@ public final class Replica {
         // line 29: WILL_COMMIT from 2f+1
         if (wmView[i] == view && wmMask[i] == all && !decided[i]) {
             decide(s, prepBatch, i * maxBatchBytes, prepLength[i], true); // line 31
+        }
+    }
+
+    /**
+     * The leader's PREPARE stage of slot index i ends: every replica delivered the PREPARE (fast path), it has a
+     * certificate (slow path), or the slot was decided (first of these).
+     */
+    private void prepared(int i) {
+        if (isLeader() && proposeTime[i] != 0) {
+            stages.record(StageLatencies.Stage.PREPARE, clock.nanoTime() - proposeTime[i]);
+            proposeTime[i] = 0;
         }
     }
 
@@ -853,6 +864,7 @@ public final class Replica {
             return;
         }
         sentCommit[i] = view;
+        prepared(i);
         writer.wrap(send, 0).u8(ConsensusWire.COMMIT).i64(view).i64(s).i32(prepLength[i])
             .bytes(prepBatch, i * maxBatchBytes, prepLength[i]).u8(config.quorum());
         putShares(i, prepDigest, i * DIGEST_BYTES);
@@ -986,6 +998,7 @@ public final class Replica {
         }
         decided[i] = true;
         decideTime[i] = clock.nanoTime();
+        prepared(i); // a re-proposal of a value committed in an earlier view may be decided before it prepares again
         if (endorsed[i] && prepTime[i] != 0) {
             stages.record(StageLatencies.Stage.DECIDE, decideTime[i] - prepTime[i]);
             if (fast) {

@@ -8,8 +8,12 @@ import org.HdrHistogram.Histogram;
  * <ul>
  *   <li>{@code echo}: leader, from a request's arrival to its proposal (waiting for the followers' Echo Req, §5.4,
  *       and for a pipeline slot);</li>
- *   <li>{@code prepare}: leader, from broadcasting a PREPARE to accepting it itself (the CTBcast delivery);</li>
- *   <li>{@code decide}: from accepting a PREPARE to deciding the slot (WILL_CERTIFY, WILL_COMMIT; or the slow path);</li>
+ *   <li>{@code prepare}: leader, from broadcasting a PREPARE to knowing it prepared: every replica's WILL_CERTIFY
+ *       (fast path: the PREPARE was delivered everywhere), a certificate of f+1 CERTIFY shares (slow path), or
+ *       the slot decided, whichever comes first;</li>
+ *   <li>{@code decide}: from accepting a PREPARE to deciding the slot (WILL_CERTIFY, WILL_COMMIT; or the slow path).
+ *       A leader delivers its own PREPARE in the duty cycle that broadcast it, so at the leader this stage spans
+ *       {@code prepare} as well;</li>
  *   <li>{@code execute}: from deciding a slot to having executed it (waiting for earlier slots).</li>
  * </ul>
  */

@@ -316,6 +316,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         cycleClock.update(now);
         // the client links share the router that CTBcast's links poll: one fabric poll a cycle
         int work = ctbcast.doWork() + clientLinks.doWorkRouterPolled() + replica.doWork();
+        // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
+        // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
+        work += ctbcast.deliverOwn();
         if (now - nextHoleCheck >= 0) {
             nextHoleCheck = now + HOLE_CHECK_NANOS;
             work += fifo.askForHoles(now, holeNanos, holeRequests);

@@ -90,7 +90,7 @@ public final class CtbcastBroadcaster {
     /**
      * broadcast(k, m) with the next identifier k (the first is 1): LOCK(k, m) to everyone (line 3), this
      * replica's own receiver included, and SIGNED(k, m, sig) now or later (line 4). {@code m} is copied.
-     * The deliver upcall may run before this returns.
+     * This replica delivers m itself at its next {@link CtbcastReplica#deliverOwn}, never inside this call.
      *
      * @return k
      * @throws IllegalArgumentException if m is longer than {@code maxMessageBytes}

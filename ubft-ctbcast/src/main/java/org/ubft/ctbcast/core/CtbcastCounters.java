@@ -8,6 +8,8 @@ public final class CtbcastCounters {
     /** Deliveries on the fast path (line 23) and the slow path (line 37). */
     long fastDeliveries;
     long slowDeliveries;
+    /** The broadcaster's deliveries of its own messages, at once ({@link CtbcastReceiver}'s first deviation). */
+    long ownDeliveries;
     /** deliver_once calls that found k (or later) already delivered in its slot (line 40). */
     long duplicatesSuppressed;
 
@@ -45,6 +47,7 @@ public final class CtbcastCounters {
 
     public long fastDeliveries() { return fastDeliveries; }
     public long slowDeliveries() { return slowDeliveries; }
+    public long ownDeliveries() { return ownDeliveries; }
     public long duplicatesSuppressed() { return duplicatesSuppressed; }
     public long malformed() { return malformed; }
     public long wrongSender() { return wrongSender; }
@@ -66,7 +69,7 @@ public final class CtbcastCounters {
 
     @Override
     public String toString() {
-        return "CtbcastCounters{fast=" + fastDeliveries + ", slow=" + slowDeliveries
+        return "CtbcastCounters{fast=" + fastDeliveries + ", slow=" + slowDeliveries + ", own=" + ownDeliveries
             + ", duplicatesSuppressed=" + duplicatesSuppressed + ", malformed=" + malformed
             + ", wrongSender=" + wrongSender + ", staleLocks=" + staleLocks + ", staleLocked=" + staleLocked
             + ", staleSigned=" + staleSigned + ", badSignatures=" + badSignatures

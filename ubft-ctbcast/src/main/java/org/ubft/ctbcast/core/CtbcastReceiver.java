@@ -16,6 +16,15 @@ import java.util.Arrays;
  *
  * <h2>Deviations from the printed algorithm, and why</h2>
  * <ul>
+ *   <li>The broadcaster delivers its own message without waiting for every receiver's LOCKED (lines 22-23):
+ *       its LOCK (line 3) queues it, and {@link CtbcastReplica#deliverOwn} delivers it (the owner calls that at
+ *       the end of its duty cycle, {@link CtbcastReplica#doWork} at the latest; never inside
+ *       {@link CtbcastReplica#broadcast}, so the layer above is not re-entered). Consistency (Lemma A.2)
+ *       speaks of two correct processes: a correct broadcaster sends one m per k, so no correct receiver can
+ *       deliver another m for k, and the broadcaster's early delivery conflicts with nothing (its stream log
+ *       keeps k from being reused after a restart); what a Byzantine broadcaster delivers does not matter.
+ *       So no LOCKED needs to reach the broadcaster ({@link CtbcastReplica#sendLocked}), and for consensus a
+ *       leader's WILL_CERTIFY for its own PREPARE goes out in the duty cycle of its LOCK.</li>
  *   <li>The broadcaster does not send a separate LOCKED for its own stream: its LOCK counts as its LOCKED
  *       (lines 18-21 with q = p). A correct broadcaster's LOCKED would carry exactly the (k, m) of its LOCK,
  *       since its own receiver locks it at once (line 15); this keeps its traffic at two messages per k (LOCK,
@@ -36,6 +45,11 @@ import java.util.Arrays;
 public final class CtbcastReceiver {
     /** The paper's -1: nothing yet. Identifiers on the wire are at least 1. */
     static final long NONE = -1;
+
+    // How a message was delivered (counters).
+    private static final byte FAST = 0;
+    private static final byte SLOW = 1;
+    private static final byte OWN = 2;
 
     // Slow-path states of a slot.
     private static final byte IDLE = 0;
@@ -72,6 +86,9 @@ public final class CtbcastReceiver {
     private final UnsafeBuffer lockedBody;
     // line 8: delivered = [-1, ...]
     private final long[] delivered;
+    /** Own stream only: identifiers LOCKed but not yet delivered, ownFrom..ownTo (empty when ownFrom > ownTo). */
+    private long ownFrom = 1;
+    private long ownTo;
 
     // The slow path in progress per slot (lines 25-37).
     private final byte[] spState;
@@ -160,6 +177,20 @@ public final class CtbcastReceiver {
     /** LOCK(k, m) from the broadcaster (the caller checked the sender). */
     void onLock(long k, DirectBuffer buffer, int mOffset, int mLength) {
         int s = slot(k);
+        if (me == b) { // our own LOCK (line 3): queued for deliverOwn (first deviation above)
+            if (k > locksK[s]) {
+                locksK[s] = k;
+                locksLength[s] = mLength;
+                locksMessage.putBytes(s * maxMessage, buffer, mOffset, mLength);
+                if (ownFrom > ownTo) {
+                    ownFrom = k;
+                }
+                ownTo = k;
+            } else {
+                counters.staleLocks++;
+            }
+            return;
+        }
         DirectBuffer body = buffer;
         int bodyOffset = mOffset;
         int bodyLength = config.lockedBodyBytes(mLength);
@@ -173,11 +204,9 @@ public final class CtbcastReceiver {
             locksK[s] = k; // line 15
             locksLength[s] = mLength;
             locksMessage.putBytes(s * maxMessage, buffer, mOffset, mLength);
-            if (me != b) {
-                replica.sendLocked(b, k, mLength, body, bodyOffset, bodyLength); // line 16
-                recordLocked(me, k, mLength, body, bodyOffset, bodyLength); // our LOCKED, to ourselves
-                armRequest(s, k);
-            }
+            replica.sendLocked(b, k, mLength, body, bodyOffset, bodyLength); // line 16
+            recordLocked(me, k, mLength, body, bodyOffset, bodyLength); // our LOCKED, to ourselves
+            armRequest(s, k);
         } else {
             counters.staleLocks++;
         }
@@ -220,7 +249,28 @@ public final class CtbcastReceiver {
         if (locksK[s] != k) {
             return; // m itself left locks for a newer k of this slot: k is out of the tail here
         }
-        deliverOnce(k, locksMessage, s * maxMessage, locksLength[s], true); // line 23
+        deliverOnce(k, locksMessage, s * maxMessage, locksLength[s], FAST); // line 23
+    }
+
+    /**
+     * Delivers this replica's own messages queued since the last call, in order (first deviation above); a
+     * message the deliver upcall broadcasts is delivered by the same call. Only the receiver of the own stream
+     * has any. A queued k whose slot a later k took before this call (t broadcasts within one duty cycle, which
+     * consensus's summary bound rules out) is out of the tail, as for any receiver, and not delivered.
+     *
+     * @return the messages delivered
+     */
+    int deliverOwn() {
+        int work = 0;
+        while (ownFrom <= ownTo) {
+            long k = ownFrom++;
+            int s = slot(k);
+            if (locksK[s] == k) {
+                deliverOnce(k, locksMessage, s * maxMessage, locksLength[s], OWN);
+                work++;
+            }
+        }
+        return work;
     }
 
     // ---- slow path (lines 25-37) ------------------------------------------------------------------------
@@ -452,23 +502,23 @@ public final class CtbcastReceiver {
         readState[s * n + q] = R_DONE;
         if (--spUnresolved[s] == 0) {
             spState[s] = IDLE;
-            deliverOnce(spK[s], spMessage, s * maxMessage, spLength[s], false); // line 37
+            deliverOnce(spK[s], spMessage, s * maxMessage, spLength[s], SLOW); // line 37
         }
     }
 
     // ---- deliver_once (lines 39-42) ------------------------------------------------------------------------
 
-    private void deliverOnce(long k, DirectBuffer message, int offset, int length, boolean fast) {
+    private void deliverOnce(long k, DirectBuffer message, int offset, int length, byte path) {
         int s = slot(k);
         if (k > delivered[s]) { // line 40
             delivered[s] = k; // line 41
             if (spState[s] != IDLE && spK[s] <= k) {
                 spState[s] = IDLE; // a slow path for k (or older) has nothing left to do
             }
-            if (fast) {
-                counters.fastDeliveries++;
-            } else {
-                counters.slowDeliveries++;
+            switch (path) {
+                case FAST -> counters.fastDeliveries++;
+                case SLOW -> counters.slowDeliveries++;
+                default -> counters.ownDeliveries++;
             }
             replica.deliverHandler().deliver(k, message, offset, length, b); // line 42
         } else {

@@ -150,11 +150,23 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
     /** Timers and requests to retry; returns a count of things done (0 when idle). */
     public int doWork() {
         long now = clock.nanoTime();
-        int work = broadcaster.doWork(now);
+        int work = deliverOwn() + broadcaster.doWork(now);
         for (CtbcastReceiver r : receivers) {
             work += r.doWork(now);
         }
         return work;
+    }
+
+    /**
+     * Delivers the messages this replica broadcast since the last call (a correct broadcaster need not wait for
+     * LOCKEDs to deliver its own: {@link CtbcastReceiver}, first deviation). {@link #doWork} calls it first; an
+     * owner that broadcasts during its duty cycle calls it again at the end, so that what the deliveries send
+     * leaves with the broadcast's LOCK. Never called from inside {@link #broadcast}.
+     *
+     * @return the messages delivered
+     */
+    public int deliverOwn() {
+        return receivers[me].deliverOwn();
     }
 
     public CtbcastBroadcaster broadcaster() {
@@ -212,18 +224,25 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
         return valueScratch;
     }
 
-    void sendLock(int p, long k, DirectBuffer m, int offset, int length) {
-        tbcast.broadcast(sendBuffer, 0, CtbcastMessage.encodeLock(sendBuffer, 0, p, k, m, offset, length));
+    /** Every other replica: bit r for replica r. */
+    private long others() {
+        return ((1L << config.n()) - 1) & ~(1L << me);
     }
 
+    void sendLock(int p, long k, DirectBuffer m, int offset, int length) {
+        tbcast.broadcast(sendBuffer, 0, CtbcastMessage.encodeLock(sendBuffer, 0, p, k, m, offset, length), others());
+    }
+
+    /** Line 16, to the other receivers only: the broadcaster p delivers its own message without LOCKEDs. */
     void sendLocked(int p, long k, int messageLength, DirectBuffer body, int offset, int bodyLength) {
         tbcast.broadcast(sendBuffer, 0,
-            CtbcastMessage.encodeLocked(sendBuffer, 0, p, k, messageLength, body, offset, bodyLength));
+            CtbcastMessage.encodeLocked(sendBuffer, 0, p, k, messageLength, body, offset, bodyLength),
+            others() & ~(1L << p));
     }
 
     void sendSigned(int p, long k, DirectBuffer signature, int sigOffset, DirectBuffer m, int offset, int length) {
         tbcast.broadcast(sendBuffer, 0,
-            CtbcastMessage.encodeSigned(sendBuffer, 0, p, k, signature, sigOffset, m, offset, length));
+            CtbcastMessage.encodeSigned(sendBuffer, 0, p, k, signature, sigOffset, m, offset, length), others());
     }
 
     void sendRequestSigned(int p, long k) {
@@ -232,6 +251,6 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
             broadcaster.onRequestSigned(me, k);
             return;
         }
-        tbcast.broadcast(sendBuffer, 0, CtbcastMessage.encodeRequestSigned(sendBuffer, 0, p, k));
+        tbcast.broadcast(sendBuffer, 0, CtbcastMessage.encodeRequestSigned(sendBuffer, 0, p, k), 1L << p); // p's only
     }
 }

@@ -37,7 +37,8 @@ import java.nio.ByteOrder;
  *       and router the caller opened and shares (the consensus runtime, the simulator's fabric in tests).</li>
  *   <li>{@link PeerLinks} to the n replicas, and n TBcast streams: stream {@code 1 + p} carries everything about
  *       broadcaster p's CTBcast stream, that is p's LOCK and SIGNED and every receiver's LOCKED and
- *       REQUEST_SIGNED for p. Each sender puts at most two messages per identifier k on it (LOCK and SIGNED from
+ *       REQUEST_SIGNED for p, each to the replicas the core addresses ({@link org.ubft.ctbcast.core.TbcastPort}:
+ *       LOCKED not to p, REQUEST_SIGNED to p only, nothing to the sender itself). Each sender puts at most two messages per identifier k on it (LOCK and SIGNED from
  *       p, LOCKED and REQUEST_SIGNED from a receiver), so a TBcast tail of 2t per stream covers the last t
  *       identifiers of p, as {@link org.ubft.ctbcast.core.TbcastPort} requires, whatever the other streams
  *       do. The {@link org.ubft.ctbcast.core.TbcastPort} adapter picks the stream from the message's broadcaster
@@ -329,13 +330,22 @@ public final class CtbcastNode implements AutoCloseable {
         return links.doWork() + registers.doWork() + signatures.doWork() + core.doWork();
     }
 
-    private void send(DirectBuffer buffer, int offset, int length) {
+    /**
+     * Delivers this replica's own broadcasts made since the last call ({@link CtbcastReplica#deliverOwn});
+     * {@link #doWork()} does too. Call it at the end of a duty cycle that broadcast, so that what the deliveries
+     * send goes out with the broadcast's LOCK.
+     */
+    public int deliverOwn() {
+        return closed ? 0 : core.deliverOwn();
+    }
+
+    private void send(DirectBuffer buffer, int offset, int length, long to) {
         int p = length >= CtbcastMessage.HEADER_BYTES
             ? buffer.getShort(offset + CtbcastMessage.BROADCASTER_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF : -1;
         if (p < 0 || p >= streams.length) {
             throw new IllegalStateException("the core sent a message without a valid broadcaster: " + p);
         }
-        streams[p].broadcast(buffer, offset, length);
+        streams[p].broadcast(buffer, offset, length, to);
     }
 
     private void onTbcastDeliver(int stream, int from, DirectBuffer buffer, int offset, int length) {

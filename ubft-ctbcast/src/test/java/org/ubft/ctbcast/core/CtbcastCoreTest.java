@@ -32,6 +32,8 @@ class CtbcastCoreTest {
 
     private final long[] now = {0};
     private final List<byte[]> sent = new ArrayList<>();
+    /** The replicas each of {@link #sent} was addressed to (bit r for replica r). */
+    private final List<Long> sentTo = new ArrayList<>();
     private final List<Object[]> delivered = new ArrayList<>();
     private MemoryRegisters registers;
     private RefusingSignatures signatures;
@@ -47,6 +49,7 @@ class CtbcastCoreTest {
     private void build(CtbcastConfig c) {
         config = c;
         sent.clear();
+        sentTo.clear();
         delivered.clear();
         byte[][] publicKeys = new byte[N][];
         for (int i = 0; i < N; i++) {
@@ -54,10 +57,11 @@ class CtbcastCoreTest {
         }
         registers = new MemoryRegisters(ME);
         signatures = new RefusingSignatures(new InlineEd25519Signatures(CtbcastCluster.privateKey(ME), publicKeys, 64));
-        core = new CtbcastReplica(c, ME, () -> now[0], (b, o, l) -> {
+        core = new CtbcastReplica(c, ME, () -> now[0], (b, o, l, to) -> {
             byte[] m = new byte[l];
             b.getBytes(o, m, 0, l);
             sent.add(m);
+            sentTo.add(to);
         }, signatures, registers, (k, m, o, l, p) -> {
             byte[] bytes = new byte[l];
             m.getBytes(o, bytes, 0, l);
@@ -103,11 +107,57 @@ class CtbcastCoreTest {
     // ---- fast path --------------------------------------------------------------------------------------
 
     @Test
+    void theBroadcasterDeliversItsOwnMessagesAtDeliverOwnWithoutLockedNeverInsideBroadcast() {
+        // first deviation of CtbcastReceiver: no LOCKED needed for our own stream, and no upcall inside broadcast
+        List<Long> own = new ArrayList<>();
+        CtbcastReplica[] self = new CtbcastReplica[1];
+        byte[] second = message(5, 9);
+        self[0] = new CtbcastReplica(config, ME, () -> now[0], (b, o, l, to) -> sent.add(new byte[l]), signatures,
+            registers, (k, m, o, l, p) -> {
+                assertEquals(ME, p);
+                own.add(k);
+                if (k == 1) {
+                    self[0].broadcast(new UnsafeBuffer(second), 0, second.length); // broadcast from the upcall
+                }
+            });
+        CtbcastReplica c = self[0];
+        assertEquals(1, c.broadcast(new UnsafeBuffer(message(10, 1)), 0, 10));
+        assertEquals(List.of(), own, "not delivered inside broadcast");
+        assertEquals(1, sent.size(), "LOCK");
+        assertEquals(2, c.deliverOwn(), "k = 1 and the k = 2 its upcall broadcast, in one call");
+        assertEquals(List.of(1L, 2L), own);
+        assertEquals(2, c.counters().ownDeliveries());
+        assertEquals(0, c.counters().fastDeliveries() + c.counters().slowDeliveries());
+        assertEquals(0, c.deliverOwn(), "nothing twice");
+        c.broadcast(new UnsafeBuffer(message(3, 4)), 0, 3);
+        c.doWork(); // the duty cycle delivers what the owner did not
+        assertEquals(List.of(1L, 2L, 3L), own);
+        // a LOCKED for our own stream (a Byzantine receiver's; correct ones send none) delivers nothing again
+        byte[] locked = new Adversary(2, config, CtbcastCluster.privateKey(2), null, new SplittableRandom(2))
+            .locked(ME, 3, message(3, 4));
+        c.onTbcastDeliver(2, new UnsafeBuffer(locked), 0, locked.length);
+        c.doWork();
+        assertEquals(List.of(1L, 2L, 3L), own);
+        assertEquals(0, c.counters().malformed() + c.counters().fastDeliveries());
+    }
+
+    @Test
+    void lockAndSignedGoToEveryOtherReplicaAndRequestSignedToTheBroadcasterOnly() {
+        core.broadcast(new UnsafeBuffer(message(4, 1)), 0, 4);
+        assertEquals(CtbcastMessage.LOCK, sent.get(0)[CtbcastMessage.TYPE_OFFSET]);
+        assertEquals(0b101L, sentTo.get(0));
+        core.receiver(P).requestSlowPath(1);
+        assertEquals(CtbcastMessage.REQUEST_SIGNED, sent.get(1)[CtbcastMessage.TYPE_OFFSET]);
+        assertEquals(1L << P, sentTo.get(1));
+    }
+
+    @Test
     void fastPathNeedsTheSameLockedFromAllN() {
         byte[] m = message(10, 1);
         receive(P, broadcasterKeys.lock(P, 1, m)); // lines 12-16
         assertEquals(1, sent.size());
-        assertArrayEquals(broadcasterKeys.locked(P, 1, m), sent.get(0), "LOCKED(k, m) to everyone");
+        assertArrayEquals(broadcasterKeys.locked(P, 1, m), sent.get(0), "LOCKED(k, m)");
+        assertEquals(1L << 2, sentTo.get(0), "to the other receiver only: the broadcaster delivers without LOCKEDs");
         assertEquals(0, delivered.size());
         receive(2, broadcasterKeys.locked(P, 1, message(10, 2))); // another m from replica 2
         assertEquals(0, delivered.size());
@@ -286,7 +336,7 @@ class CtbcastCoreTest {
         sent.clear();
         registers = new MemoryRegisters(P);
         signatures = new RefusingSignatures(new InlineEd25519Signatures(CtbcastCluster.privateKey(P), publicKeys, 64));
-        CtbcastReplica b = new CtbcastReplica(c, P, () -> now[0], (buf, o, l) -> {
+        CtbcastReplica b = new CtbcastReplica(c, P, () -> now[0], (buf, o, l, to) -> {
             byte[] m = new byte[l];
             buf.getBytes(o, m, 0, l);
             sent.add(m);

@@ -85,13 +85,13 @@ final class TestTbcast {
 
     /** The port of replica {@code sender}'s core. */
     TbcastPort port(int sender) {
-        return (buffer, offset, length) -> {
+        return (buffer, offset, length, addressed) -> {
             byte[] message = new byte[length];
             buffer.getBytes(offset, message, 0, length);
             int stream = streamOf(message);
             long seq = sent[sender][stream]++;
             for (int to = 0; to < n; to++) {
-                if (to == sender) {
+                if (to == sender || (addressed & (1L << to)) == 0) {
                     continue;
                 }
                 int destination = to;
