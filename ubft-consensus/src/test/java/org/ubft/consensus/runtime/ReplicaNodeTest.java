@@ -165,6 +165,92 @@ class ReplicaNodeTest {
     }
 
     /**
+     * A leader delivers its own PREPARE in the duty cycle that broadcast it (CTBcast's broadcaster need not wait for
+     * LOCKEDs), so its WILL_CERTIFY for the slot goes out in that cycle too, and the next poll sends both in one frame
+     * to each follower. Fails if the node leaves its own deliveries to the next cycle.
+     */
+    @Test
+    void aLeadersWillCertifyLeavesInTheDutyCycleOfItsPrepare(@TempDir Path dir) {
+        ClusterConfig c = cluster(dir, 32, 16);
+        KeyGenerator.generate(c, false);
+        SimNetwork net = new SimNetwork(13);
+        for (int j = 0; j < c.memnodeCount(); j++) {
+            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(c), c.replicaIds());
+        }
+        long[] cycle = {0};
+        Map<Long, Long> prepareCycle = new HashMap<>(); // slot -> the leader's duty cycle of its PREPARE
+        Map<Long, Long> willCertifyCycle = new HashMap<>();
+        java.util.function.UnaryOperator<org.ubft.consensus.replica.ReplicaOutput> watch = real ->
+            new org.ubft.consensus.replica.ReplicaOutput() {
+                @Override
+                public long ctbcast(org.agrona.DirectBuffer b, int off, int len) {
+                    if (b.getByte(off) == org.ubft.consensus.wire.ConsensusWire.PREPARE) {
+                        prepareCycle.put(b.getLong(off + 9, java.nio.ByteOrder.LITTLE_ENDIAN), cycle[0]);
+                    }
+                    return real.ctbcast(b, off, len);
+                }
+
+                @Override
+                public void tbcast(org.agrona.DirectBuffer b, int off, int len) {
+                    if (b.getByte(off) == org.ubft.consensus.wire.ConsensusWire.WILL_CERTIFY) {
+                        willCertifyCycle.put(b.getLong(off + 9, java.nio.ByteOrder.LITTLE_ENDIAN), cycle[0]);
+                    }
+                    real.tbcast(b, off, len);
+                }
+
+                @Override
+                public void send(int to, org.agrona.DirectBuffer b, int off, int len) {
+                    real.send(to, b, off, len);
+                }
+
+                @Override
+                public void reply(int client, org.agrona.DirectBuffer b, int off, int len) {
+                    real.reply(client, b, off, len);
+                }
+
+                @Override
+                public void allDelivered(long k) {
+                    real.allDelivered(k);
+                }
+
+                @Override
+                public void summaryFormed(long k, org.agrona.DirectBuffer b, int off, int len) {
+                    real.summaryFormed(k, b, off, len);
+                }
+            };
+        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
+        ReplicaNode[] nodes = new ReplicaNode[c.n()];
+        for (int i = 0; i < c.n(); i++) {
+            nodes[i] = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
+                ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
+                net.clock(), i == 0 ? watch : java.util.function.UnaryOperator.identity());
+        }
+        Map<Long, Integer> replies = new HashMap<>();
+        CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
+        ClientLinks client = ClientLinks.forClient(router, net.clock(), 0, c.n(), ClientLinks.defaultConfig(c),
+            (replica, b, off, len) -> replies.merge(ClientWire.number(b, off), 1, Integer::sum));
+        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
+        for (long number = 1; number <= 10; number++) {
+            UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
+            int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
+            for (int r = 0; r < c.n(); r++) {
+                client.send(r, out, 0, len);
+            }
+            final long n = number;
+            assertTrue(net.runUntil(() -> {
+                cycle[0]++;
+                step(nodes, client);
+                return replies.getOrDefault(n, 0) >= c.f() + 1;
+            }, 2_000_000_000L), "request " + number + " not answered" + lines(nodes));
+        }
+        assertTrue(prepareCycle.size() >= 10, prepareCycle.toString());
+        assertEquals(prepareCycle, willCertifyCycle, "each WILL_CERTIFY in its PREPARE's duty cycle");
+        for (ReplicaNode node : nodes) {
+            node.close();
+        }
+    }
+
+    /**
      * The output decorator sees every action of its replica and decides what goes out: here follower 2's decorator
      * counts each kind and drops them all (a silent replica); the other two still answer every request (slow path),
      * and replica 2 sent nothing (the others never heard a WILL_CERTIFY or ECHO from it).
