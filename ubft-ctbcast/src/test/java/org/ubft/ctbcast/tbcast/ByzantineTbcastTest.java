@@ -127,6 +127,42 @@ class ByzantineTbcastTest {
         return at + Envelope.ackEntryBytes(words.length);
     }
 
+    /**
+     * The settle claim is the sender's word about its own stream: claims beyond what it sent, absurd distances, or
+     * one on an ACK envelope change at most its own window at the receiver (or drop the envelope, counted), never
+     * throw, and never touch what a correct broadcaster's messages do there.
+     */
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // hang guard only
+    void settleClaimsOfAByzantineSenderMoveOnlyItsOwnWindow() {
+        setUp(new SimNetwork(12).defaultLatency(LatencyModel.uniform(500, 1_500)));
+        Tbcast s = c.stream(0, 1);
+        int len = data(1, 10, 3, (byte) 'A');
+        env.putInt(Envelope.SETTLE_OFFSET, -1); // d + 1 = 2^32 - 1: below index 10 - 2^32 + 2, taken as 1
+        deliverOne(0, len);
+        assertEquals(1, s.delivered());
+        len = data(1, 20, 3, (byte) 'B');
+        Envelope.putSettledBelow(env, 0, 20, 20); // everything below 20 settled, 13..19 never sent
+        deliverOne(0, len);
+        assertEquals(2, s.delivered());
+        deliverOne(0, data(1, 15, 3, (byte) 'C')); // taken as settled: the claim only cost 2 its own index
+        assertEquals(1, s.duplicates());
+        assertEquals(2, s.delivered());
+        len = ack(1, 1);
+        env.putInt(Envelope.SETTLE_OFFSET, 7); // a claim on an ACK envelope: malformed, dropped whole
+        deliverOne(0, len);
+        assertEquals(1, c.links[0].malformed());
+        assertEquals(0, s.malformed());
+        // replica 1, correct, on the same stream: untouched by 2's claims
+        for (int i = 0; i < 5; i++) {
+            c.broadcast(1, 1);
+        }
+        assertTrue(c.runUntil(() -> {
+            byzRouter.poll(64);
+            return c.deliveredCount(0, 1, 1) == 5;
+        }, 50 * PERIOD), "replica 1's messages");
+    }
+
     /** Each kind of bad input, one at a time, with the exact counter it must land in. */
     @Test
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // hang guard only
