@@ -2,6 +2,7 @@ package org.ubft.consensus.replica;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.crypto.Fingerprints;
 import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.RequestNumbers;
 
@@ -13,10 +14,15 @@ import org.ubft.consensus.wire.RequestNumbers;
  * session's first {@code perClient} (the higher number wins the entry: a later session supersedes). The leader proposes from it; a
  * follower endorses an unsigned request in a PREPARE only if it holds the same request here (paper §5.4: "a replica
  * endorses a PREPARE message for a client request only if it has also received that request directly from the
- * client"), and echoes what it holds to the leader (Echo Req).
+ * client"), and echoes what it holds to the leader (Echo Req), naming it by the SHA-256 of its identity (client,
+ * number, payload: {@link #identityDigest}), so that the leader counts only echoes of the request it holds itself: a
+ * client that sends each replica another request under one number gets no echo counted, and the leader does not
+ * propose a request the followers cannot endorse (which stalled the slot until a view change).
  */
 final class PendingRequests {
+    private static final int DIGEST = Fingerprints.FINGERPRINT_BYTES;
     private final int perClient;
+    private final int members;
     private final int slotBytes;
     private final long[] number;
     private final int[] length;
@@ -25,9 +31,15 @@ final class PendingRequests {
     /** The request number {@link #echoes} are about: it may come before the request itself (Echo Req overtaking it). */
     private final long[] echoNumber;
     private final UnsafeBuffer bytes;
+    /** Per entry: the SHA-256 of the held request's identity. */
+    private final UnsafeBuffer heldDigest;
+    /** Per entry and member: the digest that member's echo named. */
+    private final UnsafeBuffer echoDigest;
+    private final Fingerprints fingerprints = new Fingerprints();
 
-    PendingRequests(int clients, int perClient, int maxRequestBytes) {
+    PendingRequests(int clients, int perClient, int maxRequestBytes, int members) {
         this.perClient = perClient;
+        this.members = members;
         this.slotBytes = ClientWire.HEADER_BYTES + maxRequestBytes + ClientWire.SIGNATURE_BYTES;
         int entries = clients * perClient;
         this.number = new long[entries];
@@ -36,6 +48,8 @@ final class PendingRequests {
         this.echoes = new long[entries];
         this.echoNumber = new long[entries];
         this.bytes = new UnsafeBuffer(new byte[Math.multiplyExact(entries, slotBytes)]);
+        this.heldDigest = new UnsafeBuffer(new byte[Math.multiplyExact(entries, DIGEST)]);
+        this.echoDigest = new UnsafeBuffer(new byte[Math.multiplyExact(Math.multiplyExact(entries, members), DIGEST)]);
     }
 
     int perClient() {
@@ -69,7 +83,20 @@ final class PendingRequests {
         }
         length[i] = len;
         bytes.putBytes(i * slotBytes, src, offset, len);
+        if (fresh) { // a signed copy has the identity of the unsigned one it replaces
+            fingerprints.fingerprint(bytes, i * slotBytes + ClientWire.IDENTITY_OFFSET,
+                ClientWire.identityLength(ClientWire.bodyLength(bytes, i * slotBytes)), heldDigest, i * DIGEST);
+        }
         return fresh;
+    }
+
+    /** The SHA-256 of held request {@code n}'s identity: at {@link #identityDigestOffset} of this buffer. */
+    DirectBuffer identityDigest() {
+        return heldDigest;
+    }
+
+    int identityDigestOffset(int client, long n) {
+        return index(client, n) * DIGEST;
     }
 
     /** Whether request {@code n} of {@code client} is held. */
@@ -118,7 +145,7 @@ final class PendingRequests {
      * follower's echo can overtake the client's own message to the leader; dropping it cost the leader a slow-path
      * timeout per request). The caller checks that {@code n} is in the client's window; a newer number takes the entry.
      */
-    void echo(int client, long n, int replica) {
+    void echo(int client, long n, int replica, DirectBuffer digest, int digestOffset) {
         int i = index(client, n);
         if (echoNumber[i] != n) {
             if (echoNumber[i] > n) {
@@ -128,11 +155,32 @@ final class PendingRequests {
             echoes[i] = 0;
         }
         echoes[i] |= 1L << replica;
+        echoDigest.putBytes((i * members + replica) * DIGEST, digest, digestOffset, DIGEST);
     }
 
+    /** The members that echoed request {@code n} of {@code client} as this replica holds it (none if it holds none). */
     long echoes(int client, long n) {
         int i = index(client, n);
-        return echoNumber[i] == n ? echoes[i] : 0;
+        if (echoNumber[i] != n || number[i] != n) {
+            return 0;
+        }
+        long matching = 0;
+        for (long m = echoes[i]; m != 0; m &= m - 1) {
+            int r = Long.numberOfTrailingZeros(m);
+            if (equalDigests(echoDigest, (i * members + r) * DIGEST, heldDigest, i * DIGEST)) {
+                matching |= 1L << r;
+            }
+        }
+        return matching;
+    }
+
+    private static boolean equalDigests(DirectBuffer a, int at, DirectBuffer b, int bt) {
+        for (int j = 0; j < DIGEST; j += 8) {
+            if (a.getLong(at + j) != b.getLong(bt + j)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     long arrival(int client, long n) {

@@ -284,7 +284,7 @@ public final class Replica {
                 }
             });
         clientTable = new ClientTable(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxReplyBytes());
-        pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes());
+        pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes(), n);
         proposedUpTo = new long[config.clients()];
         farAheadSince = new long[config.clients()];
         farAheadNumber = new long[config.clients()];
@@ -388,8 +388,9 @@ public final class Replica {
         boolean fresh = pending.put(client, number, buffer, offset, length, clock.nanoTime());
         int leader = checks.leader(view);
         if (fresh && leader != self) {
-            // Echo Req (§5.4): tell the leader this follower holds the request.
-            writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(client).i64(number);
+            // Echo Req (§5.4): tell the leader this follower holds the request, and which one.
+            writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(client).i64(number)
+                .bytes(pending.identityDigest(), pending.identityDigestOffset(client, number), DIGEST_BYTES);
             out.send(leader, send, 0, writer.length());
         }
         if (fresh) {
@@ -494,7 +495,7 @@ public final class Replica {
         }
         reader.wrap(buffer, offset + 1, length - 1);
         switch (type) {
-            case ConsensusWire.ECHO -> onEcho(from);
+            case ConsensusWire.ECHO -> onEcho(buffer, from);
             case ConsensusWire.CRTFY_VC -> onCrtfyVc(from, buffer);
             case ConsensusWire.CERTIFY_SUMMARY -> summaries.onCertifySummary(from, buffer, offset, length);
             case ConsensusWire.SUMMARY -> summaries.onSummary(from, buffer, offset, length);
@@ -635,7 +636,10 @@ public final class Replica {
         return count == 0 ? 0 : bytes;
     }
 
-    /** Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while. */
+    /**
+     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while;
+     * an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
+     */
     private boolean ready(int c, long k, long now, long everyFollower) {
         long echoes = pending.echoes(c, k) & everyFollower;
         return pending.signed(c, k) || echoes == everyFollower
@@ -1223,15 +1227,16 @@ public final class Replica {
 
     // ------------------------------------------------------------------------------------------------ Algorithm 3
 
-    private void onEcho(int from) {
+    private void onEcho(DirectBuffer buffer, int from) {
         int client = reader.i32();
         long number = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
         if (!reader.complete() || client < 0 || client >= config.clients() || number < 1) {
             counters.drop(Drop.MALFORMED);
             return;
         }
         if (RequestNumbers.inWindow(clientTable.lastExecuted(client), number, pending.perClient())) {
-            pending.echo(client, number, from);
+            pending.echo(client, number, from, buffer, digestAt);
         }
     }
 
@@ -1353,7 +1358,8 @@ public final class Replica {
             for (int e = 0; e < pending.perClient(); e++) {
                 long k = pending.numberAt(c, e); // held and not executed: in the current session's or a later one's
                 if (k > last) {
-                    writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(c).i64(k);
+                    writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(c).i64(k)
+                        .bytes(pending.identityDigest(), pending.identityDigestOffset(c, k), DIGEST_BYTES);
                     out.send(leader, send, 0, writer.length());
                 }
             }

@@ -18,7 +18,8 @@ package org.ubft.consensus.wire;
  *   CERTIFY      12 i64 view, i64 slot, digest(batch), signature
  *   CERTIFY_CHECKPOINT 13 i64 seq, digest(state), signature
  * point to point:
- *   ECHO         20 i32 client, i64 number              (follower to leader: "I have this request")
+ *   ECHO         20 i32 client, i64 number, digest      (follower to leader: "I have this request": the SHA-256
+ *                                                        of its identity, client, number and payload)
  *   CRTFY_VC     21 i64 view, i32 state length, state, signature   (to the leader of view)
  *   CERTIFY_SUMMARY 22 u16 p, i64 id, i32 state length, state, signature   (to broadcaster p)
  *   SUMMARY      14 u16 p, i64 id, i32 state length, state, u8 k, k shares of SUMMARY(p, id, digest(state))

@@ -688,7 +688,7 @@ class ByzantineChecksTest {
                 .bytes(sign(2, certifyStatement(0, s, d)), 0, 64))),
             new Template(Input.TBCAST, build(w -> w.u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(cp + W)
                 .bytes(cpDigest, 0, 32).bytes(sign(2, cpSt), 0, 64))),
-            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.ECHO).i32(0).i64(99))),
+            new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.ECHO).i32(0).i64(99).bytes(new byte[32], 0, 32))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.CRTFY_VC).i64(2).i32(vc.length)
                 .bytes(vc, 0, vc.length).bytes(sign(2, vcStatement(2, 2, digest(vc))), 0, 64))),
             new Template(Input.DIRECT, build(w -> w.u8(ConsensusWire.CERTIFY_SUMMARY).u16(0).i64(8).i32(vc.length)

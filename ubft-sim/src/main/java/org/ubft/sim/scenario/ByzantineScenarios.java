@@ -135,8 +135,9 @@ public final class ByzantineScenarios {
 
     public static final Scenario CLIENT_EQUIVOCATE = byzClient("byz-client-equivocate",
         "client 0 sends a different request under the same request number to each replica from 5 ms on (re-signed"
-            + " when signed): one request per number executes, the same everywhere; the followers suspect the leader,"
-            + " so clients submit for 100 ms", 5 * AFTER_GST, () -> new EquivocatingClient(FROM));
+            + " when signed): one request per number executes, the same everywhere; the echoes name other requests"
+            + " than the leader's, so it waits for the signed retransmission (clients submit for 100 ms)", 5 * AFTER_GST,
+        () -> new EquivocatingClient(FROM));
 
     public static final Scenario CLIENT_REPLAY = byzClient("byz-client-replay",
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
