@@ -173,10 +173,7 @@ class ReplicaNodeTest {
     void aLeadersWillCertifyLeavesInTheDutyCycleOfItsPrepare(@TempDir Path dir) {
         ClusterConfig c = cluster(dir, 32, 16);
         KeyGenerator.generate(c, false);
-        SimNetwork net = new SimNetwork(13);
-        for (int j = 0; j < c.memnodeCount(); j++) {
-            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(c), c.replicaIds());
-        }
+        SimNetwork net = simWithMemnodes(c, 13);
         long[] cycle = {0};
         Map<Long, Long> prepareCycle = new HashMap<>(); // slot -> the leader's duty cycle of its PREPARE
         Map<Long, Long> willCertifyCycle = new HashMap<>();
@@ -218,31 +215,12 @@ class ReplicaNodeTest {
                     real.summaryFormed(k, b, off, len);
                 }
             };
-        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
-        ReplicaNode[] nodes = new ReplicaNode[c.n()];
-        for (int i = 0; i < c.n(); i++) {
-            nodes[i] = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
-                ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
-                net.clock(), i == 0 ? watch : java.util.function.UnaryOperator.identity());
-        }
+        ReplicaNode[] nodes = fastPathNodes(c, net, 0, watch);
         Map<Long, Integer> replies = new HashMap<>();
         CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
         ClientLinks client = ClientLinks.forClient(router, net.clock(), 0, c.n(), ClientLinks.defaultConfig(c),
             (replica, b, off, len) -> replies.merge(ClientWire.number(b, off), 1, Integer::sum));
-        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-        for (long number = 1; number <= 10; number++) {
-            UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
-            int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
-            for (int r = 0; r < c.n(); r++) {
-                client.send(r, out, 0, len);
-            }
-            final long n = number;
-            assertTrue(net.runUntil(() -> {
-                cycle[0]++;
-                step(nodes, client);
-                return replies.getOrDefault(n, 0) >= c.f() + 1;
-            }, 2_000_000_000L), "request " + number + " not answered" + lines(nodes));
-        }
+        answerInTurn(c, net, nodes, client, replies, 10, () -> cycle[0]++);
         assertTrue(prepareCycle.size() >= 10, prepareCycle.toString());
         assertEquals(prepareCycle, willCertifyCycle, "each WILL_CERTIFY in its PREPARE's duty cycle");
         for (ReplicaNode node : nodes) {
@@ -259,10 +237,7 @@ class ReplicaNodeTest {
     void anOutputDecoratorSeesAndMayDropEveryActionOfItsReplica(@TempDir Path dir) {
         ClusterConfig c = cluster(dir, 32, 16);
         KeyGenerator.generate(c, false);
-        SimNetwork net = new SimNetwork(12);
-        for (int j = 0; j < c.memnodeCount(); j++) {
-            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(c), c.replicaIds());
-        }
+        SimNetwork net = simWithMemnodes(c, 12);
         long[] seen = new long[4]; // ctbcast, tbcast, send, reply
         java.util.function.UnaryOperator<org.ubft.consensus.replica.ReplicaOutput> silent = real ->
             new org.ubft.consensus.replica.ReplicaOutput() {
@@ -289,13 +264,7 @@ class ReplicaNodeTest {
                     seen[3]++;
                 }
             };
-        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
-        ReplicaNode[] nodes = new ReplicaNode[c.n()];
-        for (int i = 0; i < c.n(); i++) {
-            nodes[i] = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
-                ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
-                net.clock(), i == 2 ? silent : java.util.function.UnaryOperator.identity());
-        }
+        ReplicaNode[] nodes = fastPathNodes(c, net, 2, silent);
         Map<Long, Integer> replies = new HashMap<>();
         CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
         ClientLinks client = ClientLinks.forClient(router, net.clock(), 0, c.n(), ClientLinks.defaultConfig(c),
@@ -303,19 +272,7 @@ class ReplicaNodeTest {
                 assertTrue(replica != 2, "the silent replica replied");
                 replies.merge(ClientWire.number(b, off), 1, Integer::sum);
             });
-        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-        for (long number = 1; number <= 5; number++) {
-            UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
-            int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
-            for (int r = 0; r < c.n(); r++) {
-                client.send(r, out, 0, len);
-            }
-            final long n = number;
-            assertTrue(net.runUntil(() -> {
-                step(nodes, client);
-                return replies.getOrDefault(n, 0) >= c.f() + 1;
-            }, 2_000_000_000L), "request " + number + " not answered" + lines(nodes));
-        }
+        answerInTurn(c, net, nodes, client, replies, 5, () -> { });
         assertTrue(seen[1] > 0 && seen[2] > 0 && seen[3] > 0, java.util.Arrays.toString(seen));
         assertTrue(nodes[0].replica().counters().slowDecisions() > 0, "the slow path decided" + lines(nodes));
         for (ReplicaNode node : nodes) {
@@ -441,6 +398,50 @@ class ReplicaNodeTest {
             net.clock());
         node.startAt(epoch, ReplicaNode.ownStreamLog(config, logs.resolve("replica-" + i + ".stream")));
         return node;
+    }
+
+    /** A simulated network with the cluster's memory nodes' register regions on it. */
+    private static SimNetwork simWithMemnodes(ClusterConfig c, long seed) {
+        SimNetwork net = new SimNetwork(seed);
+        for (int j = 0; j < c.memnodeCount(); j++) {
+            RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(c), c.replicaIds());
+        }
+        return net;
+    }
+
+    /** The cluster's replicas on the fast path, replica {@code decorated}'s output through {@code decorator}. */
+    private static ReplicaNode[] fastPathNodes(ClusterConfig c, SimNetwork net, int decorated,
+                                               java.util.function.UnaryOperator<org.ubft.consensus.replica.ReplicaOutput> decorator) {
+        ReplicaConfig config = ReplicaNode.replicaConfig(c, ReplicaConfig.Path.FAST);
+        ReplicaNode[] nodes = new ReplicaNode[c.n()];
+        for (int i = 0; i < c.n(); i++) {
+            nodes[i] = new ReplicaNode(net.open(NodeId.replica(i)), c, i, new Reverse(), config,
+                ReplicaNode.ctbcastOptions(config), KeyedConsensusCrypto.load(c, i), CtbcastNode.synchronousCrypto(c, i),
+                net.clock(), i == decorated ? decorator : java.util.function.UnaryOperator.identity());
+        }
+        return nodes;
+    }
+
+    /**
+     * Client 0's requests 1..count to every replica, one at a time, each until f+1 replied ({@code replies}: number ->
+     * replies counted by the client's handler); {@code beforeCycle} runs before every duty cycle of the nodes.
+     */
+    private static void answerInTurn(ClusterConfig c, SimNetwork net, ReplicaNode[] nodes, ClientLinks client,
+                                     Map<Long, Integer> replies, int count, Runnable beforeCycle) {
+        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
+        for (long number = 1; number <= count; number++) {
+            UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
+            int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
+            for (int r = 0; r < c.n(); r++) {
+                client.send(r, out, 0, len);
+            }
+            final long n = number;
+            assertTrue(net.runUntil(() -> {
+                beforeCycle.run();
+                step(nodes, client);
+                return replies.getOrDefault(n, 0) >= c.f() + 1;
+            }, 2_000_000_000L), "request " + number + " not answered" + lines(nodes));
+        }
     }
 
     private static void step(ReplicaNode[] nodes, ClientLinks client) {
