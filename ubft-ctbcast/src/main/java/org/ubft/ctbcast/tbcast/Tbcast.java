@@ -355,14 +355,14 @@ public final class Tbcast implements LinkStream {
 
     /** A message of this stream from member {@code from}: delivered if new, else dropped and counted. */
     @Override
-    public void onData(int from, long index, int flags, long settledBelow, DirectBuffer src, int offset, int length) {
+    public void onData(int from, long index, int flags, long settleClaim, DirectBuffer src, int offset, int length) {
         if (index < 1 || index >= MAX_INDEX || length > maxBytes) {
             malformed++;
             return;
         }
         int outcome = windows[from].accept(index);
-        if (settledBelow > 0) {
-            windows[from].settle(settledBelow); // the broadcaster's word, about its own stream only
+        if (settleClaim > 0) {
+            windows[from].settle(settleClaim); // the broadcaster's word, about its own stream only
         }
         // Acknowledge every arrival: a duplicate or an out-of-tail copy means the broadcaster missed an ack.
         links.requestAck(from);
