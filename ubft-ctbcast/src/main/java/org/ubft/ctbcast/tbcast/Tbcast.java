@@ -35,8 +35,10 @@ import org.ubft.ctbcast.link.PeerLinks;
  * ack entry: the lowest undelivered index and a bitmap of the delivered ones above it) rides on every
  * envelope it sends that broadcaster, on any stream, and goes alone after the links' ack delay if an
  * arrival changed it and nothing else went; a duplicate or out-of-tail arrival also asks for one, so a
- * lost acknowledgement is repaired. Retransmissions use only the free room of the channel
- * ({@link #doWork}), so they never push fresher messages out, and a slow receiver is not flooded.
+ * lost acknowledgement is repaired. Retransmissions use only the free room of the channel, and at most half
+ * its slots per receiver and round ({@link #doWork}): the free room counts the WRITEs the fabric completed, not the
+ * messages the receiver read, so a whole channel of them could lap a fresh message still unread; half leaves room
+ * for what was sent since the receiver last polled. A slow receiver is not flooded.
  *
  * <h2>Why acknowledgements and 2t buffering give tail-validity on top of the tail channel</h2>
  * The tail channel (§6.2) alone guarantees only the last t messages <em>of the channel</em>: a burst on
@@ -111,6 +113,9 @@ public final class Tbcast implements LinkStream {
     private boolean retransmitArmed;
     private long retransmitAt;
 
+    /** Retransmissions to one receiver per round: half its channel's slots (at least 1). */
+    private final int retransmitsPerRound;
+
     // ---- receiver ----
     private final DeliveryWindow[] windows;
 
@@ -157,6 +162,7 @@ public final class Tbcast implements LinkStream {
         this.timeouts = new AdaptiveTimeout[n];
         this.settledBelow = new long[n];
         this.settledCursor = new long[n];
+        this.retransmitsPerRound = Math.max(1, lc.channelSlots() / 2);
         this.windows = new DeliveryWindow[n];
         this.retransmittedTo = new long[n];
         for (int p = 0; p < n; p++) {
@@ -270,7 +276,9 @@ public final class Tbcast implements LinkStream {
                 long due = sentAt[slot] + timeout;
                 if (now - due >= 0) {
                     if (room < 0) {
-                        room = links.sendRoom(r);
+                        // at most half the channel a round: its free room counts WRITEs done, not messages the
+                        // receiver read, so a whole channel of retransmissions could lap a fresh one still unread
+                        room = Math.min(links.sendRoom(r), retransmitsPerRound);
                     }
                     if (room > 0) {
                         links.send(r, streamId, Envelope.FLAG_RETRANSMISSION, k, settledFor(r), buffer,

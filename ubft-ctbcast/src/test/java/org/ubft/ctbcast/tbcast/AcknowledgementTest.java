@@ -161,6 +161,30 @@ class AcknowledgementTest {
         assertEquals(before + 2, b.retransmittedTo(2), "exactly those two sent again");
     }
 
+    /**
+     * A retransmission round must not lap a fresh message its receiver has not read yet: the channel's free room
+     * counts completed WRITEs, not reads. Receiver 1 stops polling; 0 broadcasts 1..4 (a channel of t = 4 slots), then
+     * 5 half a period later; when 1..4 fall due, a round of all four would overwrite 5 before 1 reads it (5 then waits
+     * for its own timeout); at most t/2 per round leaves 5 in the channel, so 1 delivers it as soon as it polls.
+     */
+    @Test
+    void aRetransmissionRoundDoesNotLapAFreshUnreadMessage() {
+        SimNetwork net = network();
+        try (TbcastCluster c = cluster(net)) {
+            c.running[1] = false;
+            for (int i = 0; i < 4; i++) {
+                c.broadcast(0, 1);
+            }
+            c.runFor(PERIOD / 2);
+            c.broadcast(0, 1); // 5, due at 1.5 periods
+            c.runFor(PERIOD / 2 + 20 * LATENCY); // 1..4 fall due and are sent again
+            assertTrue(c.stream(0, 1).retransmittedTo(1) > 0);
+            assertFalse(c.delivered(1, 1, 0, 5));
+            c.running[1] = true;
+            assertTrue(c.runUntil(() -> c.delivered(1, 1, 0, 5), 20 * LATENCY), "5 was lapped by retransmissions");
+        }
+    }
+
     /** Receiver {@code r}'s current ack entry for broadcaster 0 on stream 1: {base, bitmap words}. */
     private static long[] ackOf(TbcastCluster c, int r) {
         UnsafeBuffer entry = new UnsafeBuffer(new byte[org.ubft.ctbcast.link.Envelope.ackEntryBytes(8)]);
