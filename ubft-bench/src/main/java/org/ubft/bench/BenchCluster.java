@@ -2,11 +2,11 @@ package org.ubft.bench;
 
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.config.FabricType;
+import org.ubft.common.config.FreePorts;
 import org.ubft.common.crypto.KeyGenerator;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -41,7 +41,7 @@ final class BenchCluster implements AutoCloseable {
                 .fabric(BenchNodes.SHM.equals(fabric) ? FabricType.SHM : FabricType.TCP)
                 .shmDir(directory.resolve("shm")).keysDir(directory.resolve("keys"))
                 .idleStrategy(BenchNodes.DEFAULT_AGENT_IDLE).fabricOpTimeoutMillis(1_000);
-            int[] ports = freePorts(2 * n + 1);
+            int[] ports = FreePorts.pick(2 * n + 1);
             for (int i = 0; i < n; i++) {
                 builder.replica(i, "127.0.0.1:" + ports[2 * i]);
                 builder.memnode(i, "127.0.0.1:" + ports[2 * i + 1]);
@@ -72,34 +72,6 @@ final class BenchCluster implements AutoCloseable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + directory, e);
-        }
-    }
-
-    /**
-     * {@code count} distinct free ports: the sockets stay open until all are chosen (one closed at once may be handed
-     * out again, and two nodes on one port fail the cluster's check).
-     */
-    static int[] freePorts(int count) {
-        ServerSocket[] sockets = new ServerSocket[count];
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0);
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // best effort
-                    }
-                }
-            }
         }
     }
 }

@@ -1,11 +1,11 @@
 package org.ubft.cli;
 
 import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.config.FreePorts;
 import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.fabric.ChildProcess;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -42,7 +42,7 @@ final class TestClusters {
         keys.put("idle.strategy", "sleeping");
         keys.putAll(extra);
         keys.forEach((k, v) -> sb.append(k).append(" = ").append(v).append('\n'));
-        int[] ports = freePorts(7);
+        int[] ports = FreePorts.pick(7);
         int p = 0;
         for (String role : new String[] {"replica", "memnode"}) {
             for (int i = 0; i < 3; i++) {
@@ -57,34 +57,6 @@ final class TestClusters {
             return file;
         } catch (IOException e) {
             throw new AssertionError(e);
-        }
-    }
-
-    /**
-     * {@code count} distinct ports that were free a moment ago: all held open until each is chosen, since a port
-     * closed at once can be handed out again by the next bind (two nodes on one endpoint fail the cluster check).
-     */
-    private static int[] freePorts(int count) {
-        ServerSocket[] sockets = new ServerSocket[count];
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0);
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                if (s != null) {
-                    try {
-                        s.close();
-                    } catch (IOException ignored) {
-                        // the port was only reserved
-                    }
-                }
-            }
         }
     }
 }
