@@ -12,6 +12,14 @@ import java.nio.ByteOrder;
  * after the cheap predicate holds).
  */
 final class ByzantineChecks {
+    /**
+     * The highest view any message may name. A correct replica enters views one at a time, each after a view-change
+     * timeout of at least a millisecond or on f+1 replicas' evidence (which always includes a correct one), so in
+     * 2^40 views it runs for decades; a peer claiming more is Byzantine, and no arithmetic on a view (view + 1, the
+     * +1 of a share's view tag) comes near overflow.
+     */
+    static final long MAX_VIEW = 1L << 40;
+
     private final int n;
 
     ByzantineChecks(int n) {
@@ -74,7 +82,12 @@ final class ByzantineChecks {
 
     /** Algorithm 5, lines 16-17: valid ⟨SEAL_VIEW, v⟩ from p. */
     boolean validSealView(PeerState p, long v) {
-        return p.view < v;
+        return p.view < v && v <= MAX_VIEW; // (the bound: a departure, see MAX_VIEW)
+    }
+
+    /** Whether {@code v} is a view a message may name at all: 0 to {@link #MAX_VIEW}. */
+    static boolean plausibleView(long v) {
+        return v >= 0 && v <= MAX_VIEW;
     }
 
     /**

@@ -696,12 +696,14 @@ public final class Replica {
         if (decided[i]) {
             prepared(i); // re-proposed after its decision (a value committed in an earlier view)
         }
-        if (config.path() == ReplicaConfig.Path.FAST) {
+        if (config.path() == ReplicaConfig.Path.FAST && !changingView) {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(view).i64(s);
             sentWillCertify[i] = view;
             out.tbcast(send, 0, writer.length()); // line 21
         } else {
-            certify(s); // line 22
+            // line 22; while sealing, no new WILL_CERTIFY: its promise could not be kept past the seal by a fast path
+            // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises
+            certify(s);
         }
         checkFastPath(s);
         checkCommits(s);
@@ -745,7 +747,7 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        if (v < view) {
+        if (v < view || v > ByzantineChecks.MAX_VIEW) {
             counters.drop(Drop.STALE);
             return;
         }
@@ -757,7 +759,10 @@ public final class Replica {
         long[] votesView = commit ? wmView : wcView;
         long[] mask = commit ? wmMask : wcMask;
         if (votesView[i] != v) {
-            if (votesView[i] > v) {
+            // One tally per slot. The current view's tally wins over a later view's (kept only while nothing of the
+            // current view came, for a replica that entered the view before this one): without this, one vote of a
+            // Byzantine replica for a far view would make every later vote of the current view stale.
+            if (votesView[i] >= view && v != view) {
                 counters.drop(Drop.STALE);
                 return;
             }
@@ -915,9 +920,23 @@ public final class Replica {
      */
     private void adoptCertificate(long v, long s, DirectBuffer buffer, int sharesAt, int k) {
         int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
-        if (v != view || i < 0 || sentCommit[i] == view || decided[i]) {
-            return; // (a slot decided here needs no COMMIT from this replica but what WILL_COMMIT promised)
+        if (v != view || i < 0 || sentCommit[i] == view || !needsOwnCommit(i)) {
+            return;
         }
+        keepShares(v, s, i, buffer, sharesAt, k);
+        maybeCommit(s);
+    }
+
+    /**
+     * Whether the slot at table index i still needs a COMMIT of this replica's: undecided here, or decided but promised
+     * by a WILL_COMMIT of the view this replica is sealing (Algorithm 3, lines 4-5).
+     */
+    private boolean needsOwnCommit(int i) {
+        return !decided[i] || (changingView && sentWillCommit[i] == view);
+    }
+
+    /** Keeps {@code k} verified shares at {@code sharesAt} for (v, s, {@link #digest}) that this replica lacks. */
+    private void keepShares(long v, long s, int i, DirectBuffer buffer, int sharesAt, int k) {
         for (int j = 0; j < k; j++) {
             int at = sharesAt + j * SHARE_BYTES;
             int signer = buffer.getShort(at, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
@@ -930,7 +949,6 @@ public final class Replica {
             System.arraycopy(digest, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
             buffer.getBytes(at + 2, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
         }
-        maybeCommit(s);
     }
 
     /** Algorithm 2, lines 40-41: f+1 COMMITs for the same slot, view and request decide it. */
@@ -1267,7 +1285,7 @@ public final class Replica {
     /** A COMPLAINT about view v from {@code from}: f+1 of them about this view change it. */
     private void onComplaint(int from) {
         long v = reader.i64();
-        if (!reader.complete() || v < 0) {
+        if (!reader.complete() || !ByzantineChecks.plausibleView(v)) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -1287,15 +1305,10 @@ public final class Replica {
         if (view > 0 && newViewDoneFor != view) {
             viewChangeAttempts++; // this view failed: the next one waits longer for its NEW_VIEW
         }
-        // the next view, or the lowest higher view another replica is already in (so that replicas that suspected
-        // at different times meet in one view instead of climbing apart)
-        long target = Long.MAX_VALUE;
-        for (PeerState p : peers) {
-            if (p.replica != self && p.view > view) {
-                target = Math.min(target, p.view);
-            }
-        }
-        changeView(target != Long.MAX_VALUE ? target : view + 1);
+        // Algorithm 3, line 6: the next view. Never a higher view that some peer claims: f Byzantine replicas could
+        // claim any view (one led by a Byzantine replica each time, or one whose successor overflows); a replica
+        // follows views above its next only on evidence from f+1 replicas (joinViews, a NEW_VIEW's certificates).
+        changeView(view + 1);
     }
 
     /** Algorithm 3, lines 3-6: ChangeView() towards {@code target}. */
@@ -1304,28 +1317,33 @@ public final class Replica {
             return;
         }
         targetView = Math.max(targetView, target);
-        if (!changingView) {
-            changingView = true;
-            // keep the promises of WILL_CERTIFY (certify) so the WILL_COMMIT promises (COMMIT) can be kept
-            for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
-                int i = slot(s);
-                if (slotNo[i] == s && sentWillCertify[i] == view) {
-                    certify(s);
-                    maybeCommit(s);
-                }
-            }
-        }
+        changingView = true;
         trySeal();
     }
 
-    /** Algorithm 3, lines 4-6: seal once every WILL_COMMIT of this view has its COMMIT (or a checkpoint covers it). */
+    /**
+     * Algorithm 3, lines 4-6: seal once every promise this replica made in this view is kept. Every WILL_CERTIFY sent
+     * in the view gets its CERTIFY (the paper sends both at once, Algorithm 2 lines 21-22; here CERTIFY waits for the
+     * slow path), so that a replica that sent WILL_COMMIT on the strength of it can gather f+1 shares; and every
+     * WILL_COMMIT gets its COMMIT (line 5), unless a checkpoint covers the slot or f+1 COMMITs of the slot in this
+     * view were delivered here already: then the quorum of Lemma B.5 exists without this replica's COMMIT, which
+     * is all Theorem B.6's fast-slow and fast-fast cases ask of the promise. Runs again on every tick while sealing:
+     * a share this replica lacks is asked for again ({@link #askForPromisedShares}).
+     */
     private void trySeal() {
         if (!changingView) {
             return;
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
             int i = slot(s);
-            if (slotNo[i] == s && sentWillCommit[i] == view && sentCommit[i] != view) {
+            if (slotNo[i] == s && sentWillCertify[i] == view) {
+                certify(s); // (once: certify does nothing if sent)
+                maybeCommit(s);
+            }
+        }
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int i = slot(s);
+            if (slotNo[i] == s && sentWillCommit[i] == view && sentCommit[i] != view && !committedByQuorum(s, view)) {
                 return; // line 5: wait
             }
         }
@@ -1345,6 +1363,47 @@ public final class Replica {
         echoPending();
         tryNewView();
         enterNewView();
+    }
+
+    /** Whether f+1 replicas' COMMITs for slot s in view v, with one digest, were delivered here (Lemma B.5's quorum). */
+    private boolean committedByQuorum(long s, long v) {
+        for (PeerState pa : peers) {
+            if (!pa.hasCommit(s) || pa.commitView[pa.index(s)] != v) {
+                continue;
+            }
+            int ia = pa.index(s);
+            int matching = 0;
+            for (PeerState pb : peers) {
+                int ib = pb.index(s);
+                if (pb.hasCommit(s) && pb.commitView[ib] == v && Arrays.equals(pb.commitDigest, ib * DIGEST_BYTES,
+                    ib * DIGEST_BYTES + DIGEST_BYTES, pa.commitDigest, ia * DIGEST_BYTES, ia * DIGEST_BYTES + DIGEST_BYTES)) {
+                    matching++;
+                }
+            }
+            if (matching >= config.quorum()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * While sealing: the slots whose WILL_COMMIT promise waits for f+1 CERTIFY shares this replica lacks. A share can
+     * be lost before GST (TBcast keeps the last 2t messages only) and the replica that sent it may have sealed and
+     * left the view; it is asked for again (CERTIFICATE_REQUEST, answered from shares of any view still held), once
+     * per retry interval a slot.
+     */
+    private int askForPromisedShares(long now, long retry) {
+        int work = 0;
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int i = slotIndexIfCurrent(s);
+            if (i >= 0 && sentWillCommit[i] == view && sentCommit[i] != view && prepView[i] == view
+                && matchingShares(i, prepDigest, i * DIGEST_BYTES) < config.quorum() && !committedByQuorum(s, view)) {
+                System.arraycopy(prepDigest, i * DIGEST_BYTES, digest2, 0, DIGEST_BYTES);
+                work += askForCertificate(s, now, retry);
+            }
+        }
+        return work;
     }
 
     /** Echo Req again for every request held, to the leader of the view just entered. */
@@ -1434,7 +1493,7 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        if (checks.leader(v) != self || v < view) {
+        if (checks.leader(v) != self || v < view || v > ByzantineChecks.MAX_VIEW) {
             counters.drop(Drop.STALE);
             return;
         }
@@ -1730,6 +1789,9 @@ public final class Replica {
         int work = summaries.timers(now) + askForBatches(now);
         if (changingView) {
             trySeal();
+            if (changingView) {
+                work += askForPromisedShares(now, Math.max(1_000_000, config.slowPathTimeoutNanos()));
+            }
         }
         // slow path after a timeout (the paper's implementation, §4.2)
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window && s < nextExec + 4L * config.pipeline(); s++) {
@@ -1966,35 +2028,49 @@ public final class Replica {
         return 1;
     }
 
-    /** This replica's CERTIFY shares for the slot at table index i in this view over digest {@code d[at..]}. */
+    /** The CERTIFY shares held for the slot at table index i in this view over digest {@code d[at..]}. */
     private int matchingShares(int i, byte[] d, int at) {
+        return matchingShares(i, view, d, at);
+    }
+
+    /** The CERTIFY shares held for the slot at table index i in view {@code v} over digest {@code d[at..]}. */
+    private int matchingShares(int i, long v, byte[] d, int at) {
         int matching = 0;
         for (int q = 0; q < n; q++) {
-            if (matchingShare(i * n + q, i, d, at)) {
+            if (matchingShare(i * n + q, i, v, d, at)) {
                 matching++;
             }
         }
         return matching;
     }
 
-    /** Writes f+1 of those shares (u16 signer, signature) at the writer's position: a certificate PΣ. */
+    /** Writes f+1 of this view's shares (u16 signer, signature) at the writer's position: a certificate PΣ. */
     private void putShares(int i, byte[] d, int at) {
+        putShares(i, view, d, at, config.quorum());
+    }
+
+    /** Writes up to {@code max} shares of view {@code v} (u16 signer, signature) at the writer's position. */
+    private void putShares(int i, long v, byte[] d, int at, int max) {
         int written = 0;
-        for (int q = 0; q < n && written < config.quorum(); q++) {
+        for (int q = 0; q < n && written < max; q++) {
             int share = i * n + q;
-            if (matchingShare(share, i, d, at)) {
+            if (matchingShare(share, i, v, d, at)) {
                 writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
                 written++;
             }
         }
     }
 
-    private boolean matchingShare(int share, int i, byte[] d, int at) {
-        return shareView[share] == view + 1 && shareSlot[share] == slotNo[i] && Arrays.equals(shareDigest,
+    private boolean matchingShare(int share, int i, long v, byte[] d, int at) {
+        return shareView[share] == v + 1 && shareSlot[share] == slotNo[i] && Arrays.equals(shareDigest,
             share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, d, at, at + DIGEST_BYTES);
     }
 
-    /** CERTIFICATE_REQUEST: answered with f+1 of this replica's shares of (view, slot, digest), if it has them. */
+    /**
+     * CERTIFICATE_REQUEST for (v, slot, digest): answered with every share of it this replica holds (its own at least,
+     * if it certified), of this view or an earlier one: the asker may be sealing a view this replica left, and need
+     * one more share to keep its WILL_COMMIT promise (Algorithm 3, line 5).
+     */
     private void onCertificateRequest(int from) {
         long v = reader.i64();
         long s = reader.i64();
@@ -2004,45 +2080,54 @@ public final class Replica {
             return;
         }
         int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
-        if (v != view || i < 0 || !answerBudget(from)) {
+        if (v > view || v < 0 || i < 0 || !answerBudget(from)) {
             return; // not here (any more), or over this interval's budget: not answered
         }
         reader.buffer().getBytes(digestAt, digest2, 0, DIGEST_BYTES);
-        if (matchingShares(i, digest2, 0) < config.quorum()) {
+        if (v == view && prepView[i] == view && endorsed[i]) {
+            certify(s); // the asker is on the slow path of a slot this replica endorsed: as on its CERTIFY
+        }
+        int held = matchingShares(i, v, digest2, 0);
+        if (held == 0) {
             return;
         }
-        writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES)
-            .u8(config.quorum());
-        putShares(i, digest2, 0);
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES).u8(held);
+        putShares(i, v, digest2, 0, held);
         out.send(from, send, 0, writer.length());
     }
 
-    /** CERTIFICATE: f+1 shares this replica asked for; verified, kept, and maybe its own COMMIT (line 36). */
+    /**
+     * CERTIFICATE: shares this replica asked for (one or more, of distinct signers); each verified (unless held
+     * already) and kept as if its CERTIFY had come (Algorithm 2, line 34), and maybe this replica's COMMIT follows
+     * (line 36). Taken only while needed: the slot undecided here without this replica's COMMIT, or a WILL_COMMIT
+     * promise of this view waiting for its COMMIT.
+     */
     private void onCertificate() {
         long v = reader.i64();
         long s = reader.i64();
         int digestAt = reader.skip(DIGEST_BYTES);
         int k = reader.u8();
         int sharesAt = reader.skip(k * SHARE_BYTES);
-        if (!reader.complete()) {
+        if (!reader.complete() || k < 1 || k > n) {
             counters.drop(Drop.MALFORMED);
             return;
         }
         int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
-        if (v != view || i < 0 || decided[i] || sentCommit[i] == view) {
+        if (v != view || i < 0 || sentCommit[i] == view || !needsOwnCommit(i)) {
             return; // not needed (any more)
         }
         reader.buffer().getBytes(digestAt, digest, 0, DIGEST_BYTES);
         int len = certifyStatement(v, s, digest, 0);
         commitCheckView = v;
         commitCheckSlot = s;
-        if (!ByzantineChecks.validShares(crypto, n, config.quorum(), reader.buffer(), sharesAt, k, statement, len,
-            signature, commitShares)) {
+        if (!ByzantineChecks.validShares(crypto, n, 1, reader.buffer(), sharesAt, k, statement, len, signature,
+            commitShares)) {
             counters.drop(Drop.BAD_CERTIFICATE);
             return;
         }
         counters.certificatesFetched++;
-        adoptCertificate(v, s, reader.buffer(), sharesAt, k);
+        keepShares(v, s, i, reader.buffer(), sharesAt, k);
+        maybeCommit(s);
     }
 
     /** Asks the others for the batches this replica knows only by digest (at most once per retry interval a slot). */
