@@ -45,6 +45,8 @@ public final class SimCluster {
     private final int[] incarnations;
     /** Each replica's own-stream log: its "disk", which outlives a crash (ReplicaNode#startAt(long, OwnStreamLog)). */
     private final OwnStreamLog[] streamLogs;
+    /** Per replica: its own-stream log as at {@link #snapshotDisk}, for a rolled-back restart. */
+    private final OwnStreamLog[] diskSnapshots;
     private final long[] lastEpoch;
     private final long[] pausedUntil;
     private final long[] views;
@@ -84,6 +86,7 @@ public final class SimCluster {
         this.nodes = new ReplicaNode[n];
         this.incarnations = new int[n];
         this.streamLogs = new OwnStreamLog[n];
+        this.diskSnapshots = new OwnStreamLog[n];
         this.lastEpoch = new long[n];
         this.pausedUntil = new long[n];
         this.views = new long[n];
@@ -205,15 +208,44 @@ public final class SimCluster {
         nodes[i] = null;
     }
 
+    /** What a restarted replica finds on its "disk" (its own-stream log). */
+    public enum Disk {
+        /** Its log as it left it (a correct restart). */
+        KEPT,
+        /** Nothing: an amnesiac replica that lost its data directory (it counts as faulty). */
+        WIPED,
+        /** The log as it was at the last {@link #snapshotDisk} (an old backup restored: amnesia too). */
+        ROLLED_BACK
+    }
+
     /**
      * Starts a new incarnation of crashed replica {@code i}: empty state but for its own-stream log (it goes on with
      * its CTBcast stream), it catches up by state transfer.
      */
     public void restartReplica(int i) {
+        restartReplica(i, Disk.KEPT);
+    }
+
+    /**
+     * Starts a new incarnation of crashed replica {@code i} with its own-stream log kept, wiped or rolled back: the
+     * last two are amnesia (the replica may reuse identifiers it used before, with other messages), which the
+     * protocol treats as a Byzantine replica; the slot's behaviour should say so ({@link ReplicaBehaviour#correct}).
+     */
+    public void restartReplica(int i, Disk disk) {
         if (nodes[i] == null) {
+            switch (disk) {
+                case WIPED -> streamLogs[i] = null;
+                case ROLLED_BACK -> streamLogs[i] = diskSnapshots[i] != null ? diskSnapshots[i].copyInMemory() : null;
+                default -> { }
+            }
             incarnations[i]++;
             startReplica(i);
         }
+    }
+
+    /** Remembers replica {@code i}'s own-stream log as it is now, for a later {@link Disk#ROLLED_BACK} restart. */
+    public void snapshotDisk(int i) {
+        diskSnapshots[i] = streamLogs[i] == null ? null : streamLogs[i].copyInMemory();
     }
 
     /** Replica {@code i} does not run (its memory stays reachable, as in a GC pause) until virtual time {@code until}. */

@@ -101,6 +101,18 @@ public final class OwnStreamLog implements AutoCloseable {
     }
 
     /**
+     * A copy of this log as it is now, in memory: the simulator's "disk" rolled back to this moment (a replica
+     * restarted with an old backup of its data directory: amnesia, which makes it count as faulty).
+     */
+    public OwnStreamLog copyInMemory() {
+        byte[] bytes = new byte[region.capacity()];
+        region.getBytes(0, bytes);
+        OwnStreamLog copy = new OwnStreamLog(new UnsafeBuffer(bytes), null, null, t, maxMessage, maxSummary);
+        copy.latestSummarySlot = latestSummarySlot;
+        return copy;
+    }
+
+    /**
      * The log in {@code file}, created (with its directories) if missing.
      *
      * @throws UnusableLogException if the file cannot be created or mapped, is another kind of file, or was written

@@ -255,7 +255,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * still hold its old indices ({@link CtbcastNode#startAt}).
      */
     public void startAt(long epoch) {
-        startAt(epoch, epoch + 1);
+        startAt(epoch, org.ubft.ctbcast.core.CtbcastMessage.FIRST_K);
     }
 
     /** Every outgoing index at {@code epoch}, this replica's CTBcast identifiers at {@code firstOwnK}. */

@@ -42,6 +42,15 @@ public final class CtbcastMessage {
     public static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     /** Outcomes of {@link #wrap}. */
+    /**
+     * Identifiers run from {@link #FIRST_K} to this. A broadcaster's stream starts at 1 once for the cluster's life and
+     * counts up by one a message, so a correct one never comes near it; a larger identifier is malformed, and no
+     * arithmetic on an identifier (k + t, k + 1) can overflow.
+     */
+    public static final long MAX_K = 1L << 62;
+    /** The first identifier of every broadcaster's stream, for the cluster's life. */
+    public static final long FIRST_K = 1;
+
     public static final int OK = 0;
     public static final int TOO_SHORT = 1;
     public static final int UNKNOWN_TYPE = 2;
@@ -93,7 +102,7 @@ public final class CtbcastMessage {
             return BAD_BROADCASTER;
         }
         long id = buffer.getLong(offset + K_OFFSET, ORDER);
-        if (id < 1) {
+        if (id < FIRST_K || id > MAX_K) {
             return BAD_K;
         }
         int len = buffer.getInt(offset + LENGTH_OFFSET, ORDER);

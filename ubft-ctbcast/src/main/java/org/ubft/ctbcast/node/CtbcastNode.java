@@ -264,12 +264,14 @@ public final class CtbcastNode implements AutoCloseable {
     }
 
     /**
-     * Starts this replica's outgoing indices (tail channels, TBcast streams, CTBcast identifiers) at {@code epoch}, before
-     * any traffic. A process that restarts with a larger epoch than it ever used (e.g. {@link #wallClockEpoch()})
-     * is heard again by peers that still hold its old indices.
+     * Starts this replica's outgoing indices (tail channels, TBcast streams) at {@code epoch}, before any traffic, and
+     * its CTBcast stream at its one start, {@link CtbcastMessage#FIRST_K}: a replica's first run in the cluster. A
+     * process that restarts with a larger epoch than it ever used (e.g. {@link #wallClockEpoch()}) is heard again by
+     * peers that still hold its old link and TBcast indices; its CTBcast identifiers go on from its stream log
+     * ({@link #startAt(long, long)}), never from 1 again (peers would not deliver them: {@link FifoDelivery}).
      */
     public void startAt(long epoch) {
-        startAt(epoch, epoch + 1);
+        startAt(epoch, CtbcastMessage.FIRST_K);
     }
 
     /**
@@ -290,14 +292,13 @@ public final class CtbcastNode implements AutoCloseable {
         return core.broadcaster().lastK() + 1;
     }
 
-    /** Low bits of an identifier that count messages within one run (an epoch has them clear). */
+    /** Low bits of a link or TBcast index that count messages within one run (an epoch has them clear). */
     public static final int EPOCH_SHIFT = 22;
 
     /**
-     * An epoch above every index this node could have used in an earlier run: milliseconds of wall-clock time since
-     * 2023 shifted left by {@value #EPOCH_SHIFT} (no stream sends 2^22 messages per millisecond). Its low bits are
-     * clear, so a receiver that never heard from a broadcaster can tell the first messages of a run
-     * ({@link FifoDelivery}).
+     * An epoch above every link and TBcast index this node could have used in an earlier run: milliseconds of
+     * wall-clock time since 2023 shifted left by {@value #EPOCH_SHIFT} (no stream sends 2^22 messages per
+     * millisecond). CTBcast identifiers do not use it: a stream has one start ({@link #startAt(long)}).
      */
     public static long wallClockEpoch() {
         return (System.currentTimeMillis() - 1_672_531_200_000L) << EPOCH_SHIFT;

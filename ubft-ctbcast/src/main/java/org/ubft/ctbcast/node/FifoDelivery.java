@@ -2,6 +2,7 @@ package org.ubft.ctbcast.node;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.ctbcast.core.CtbcastMessage;
 import org.ubft.ctbcast.core.DeliverHandler;
 
 import java.util.Arrays;
@@ -12,14 +13,18 @@ import java.util.Arrays;
  * order: its fast and slow paths race, and TBcast retransmissions fill gaps late. This wrapper holds the
  * messages that arrive early, at most t per broadcaster (slot k mod t), in memory sized at construction.
  *
- * <p>Tail-validity covers only the last t identifiers of a broadcaster. When a message arrives t or more
- * identifiers ahead of the next expected one, the messages before {@code k - t + 1} may never come: the
- * wrapper delivers those it holds, in order, reports each missing run to the {@link GapListener} and goes
- * on from there, delivering at once what it holds after the gap. A message among the first t of a run that starts at
- * an epoch ({@link CtbcastNode#startAt}, identifiers with {@value CtbcastNode#EPOCH_SHIFT} low bits clear) skips to
- * the epoch: the first message ever heard from a broadcaster, if it is one of these, is no gap; after a broadcaster's
- * restart, the gap ends at its new epoch. (Consensus fills such gaps safely with summaries, Algorithm 4; a Byzantine broadcaster can
- * cause gaps, never a second delivery of an identifier or a delivery out of order.)
+ * <p>Every broadcaster's stream starts at {@link CtbcastMessage#FIRST_K} once for the cluster's life: a restarted
+ * broadcaster goes on with its identifiers from its stream log, never from a new start. So an identifier has at most
+ * one message at all correct receivers over the cluster's life (CTBcast agreement, Lemma A.2), and a receiver that
+ * hears a broadcaster for the first time (a fresh start, or a restart of its own) expects identifier 1. Tail-validity
+ * covers only the last t identifiers of a broadcaster: when a message arrives t or more identifiers ahead of the next
+ * expected one, the messages before {@code k - t + 1} may never come; the wrapper delivers those it holds, in order,
+ * reports each missing run to the {@link GapListener} and goes on from there. Consensus fills such a gap only with a
+ * certified SUMMARY (Algorithm 4). (An earlier design let a broadcaster start a new stream at each restart and took
+ * the first message heard near such a start as no gap: a Byzantine leader that dropped its stream log and restarted
+ * could then feed a receiver that never heard its first stream a second history without any summary, and fork the
+ * log.) A Byzantine broadcaster can cause gaps in its own stream, never a second delivery of an identifier or a
+ * delivery out of order.
  */
 public final class FifoDelivery implements DeliverHandler {
     /** Told of identifiers that were skipped because they fell out of the tail before they arrived. */
@@ -61,7 +66,7 @@ public final class FifoDelivery implements DeliverHandler {
         this.heldK = new long[n][t];
         this.heldLength = new int[n][t];
         this.held = new UnsafeBuffer[n];
-        Arrays.fill(next, 1);
+        Arrays.fill(next, CtbcastMessage.FIRST_K);
         this.holeSince = new long[n];
         this.holeAt = new long[n];
         Arrays.fill(holeSince, NO_HOLE);
@@ -73,29 +78,14 @@ public final class FifoDelivery implements DeliverHandler {
 
     @Override
     public void deliver(long k, DirectBuffer message, int offset, int length, int broadcaster) {
-        if (broadcaster >= 0 && broadcaster < next.length && !heard[broadcaster]) {
-            // The first message ever heard from this broadcaster: if it is among the first t of the broadcaster's
-            // run (identifiers start at an epoch with clear low bits, CtbcastNode#startAt), nothing was missed.
-            heard[broadcaster] = true;
-            long epoch = k & -(1L << CtbcastNode.EPOCH_SHIFT);
-            if (k > epoch && k - epoch <= t && epoch + 1 > next[broadcaster]) {
-                next[broadcaster] = epoch + 1;
-            }
-        }
-        if (broadcaster < 0 || broadcaster >= next.length || length > maxMessageBytes || k < next[broadcaster]) {
+        if (broadcaster < 0 || broadcaster >= next.length || length > maxMessageBytes || k < next[broadcaster]
+            || k > CtbcastMessage.MAX_K) {
             late++; // already passed (delivered or skipped as a gap): never twice, never backwards
             return;
         }
+        heard[broadcaster] = true;
         if (k >= next[broadcaster] + t) {
-            long target = k - t + 1;
-            long epoch = k & -(1L << CtbcastNode.EPOCH_SHIFT);
-            if (k - epoch <= t && epoch + 1 > target) {
-                // Among the first t of a run that started at an epoch (CtbcastNode#startAt): the broadcaster restarted,
-                // and the identifiers just below its new epoch were never sent. Waiting for them would hold this
-                // run's first messages back until t more arrived.
-                target = epoch + 1;
-            }
-            skipTo(broadcaster, target);
+            skipTo(broadcaster, k - t + 1); // a gap that only a summary can fill (Algorithm 4)
             drain(broadcaster); // messages held at and after the new next go out now, not one per later arrival
         }
         if (k == next[broadcaster]) {

@@ -64,6 +64,29 @@ final class ConsensusMessages {
         return m.byteArray();
     }
 
+    /**
+     * ⟨CERTIFY, view, slot, SHA-256(batch), signature⟩ signed with {@code key}: the share Algorithm 2 line 22 sends, for
+     * any batch its signer chooses.
+     */
+    static byte[] certify(long view, long slot, byte[] batch, org.ubft.common.crypto.SigningKey key) {
+        byte[] digest = new byte[ConsensusWire.DIGEST_BYTES];
+        new org.ubft.common.crypto.Fingerprints().fingerprint(batch, 0, batch.length, digest, 0);
+        UnsafeBuffer statement = new UnsafeBuffer(new byte[1 + 16 + ConsensusWire.DIGEST_BYTES]);
+        statement.putByte(0, (byte) ConsensusWire.STATEMENT_CERTIFY);
+        statement.putLong(1, view, ORDER);
+        statement.putLong(9, slot, ORDER);
+        statement.putBytes(17, digest);
+        byte[] signature = new byte[ConsensusWire.SIGNATURE_BYTES];
+        key.sign(statement.byteArray(), 0, statement.capacity(), signature, 0);
+        UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 16 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
+        m.putByte(0, (byte) ConsensusWire.CERTIFY);
+        m.putLong(1, view, ORDER);
+        m.putLong(9, slot, ORDER);
+        m.putBytes(17, digest);
+        m.putBytes(17 + ConsensusWire.DIGEST_BYTES, signature);
+        return m.byteArray();
+    }
+
     /** The empty batch (⊥). */
     static byte[] emptyBatch() {
         return new byte[2];

@@ -3,7 +3,9 @@ package org.ubft.sim.scenario;
 import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
+import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
+import org.ubft.sim.byzantine.Amnesiac;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
@@ -117,6 +119,43 @@ public final class ByzantineScenarios {
         .withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW));
 
     /**
+     * Issue "Byzantine hardening", attack 1 (the stream-identity fork), as a schedule: the leader of view 0 runs with
+     * follower 1 alone while follower 2 is cut off from both (asynchrony: clients reach everyone), so the two decide
+     * slots on the slow path; the leader then crashes and restarts with its stream log {@code disk} (wiped, or rolled
+     * back to a backup taken halfway) and reaches only follower 2, which never heard from it; it proposes again every
+     * slot it proposed before, its requests in another order ({@link Amnesiac.Mode#FORKS}). Before the fix the
+     * restarted leader began a new CTBcast stream at a fresh epoch, which follower 2 took as the start of its stream
+     * (no gap, so no summary), and the two decided other requests in the slots follower 1 had decided.
+     * Now a stream has one start: follower 2 cannot deliver identifiers whose slots follower 1's registers and locks
+     * hold, nor skip the gap without a summary. After GST (every link healed) the correct followers serve the
+     * clients in a view of their own.
+     */
+    private static Scenario amnesiacLeaderFork(String name, SimCluster.Disk disk) {
+        return Scenario.of(name, "the leader of view 0 decides with follower 1 while follower 2 hears no replica"
+            + " (0-20 ms), then crashes and restarts with its stream log " + disk.name().toLowerCase()
+            + (disk == SimCluster.Disk.ROLLED_BACK ? " to its state at 10 ms" : "") + " (21 ms), reaching only"
+            + " follower 2 until GST (40 ms), and proposes its earlier slots again, reordered: follower 2 must not take"
+            + " the restarted leader's stream as a new one",
+            (c, r) -> {
+                Faults.synchronous(c, r);
+                Faults.replicaPartition(c, 0, new int[][] {{0, 1}, {2}});
+                Faults.snapshotDisk(c, 0, 10 * MS);
+                Faults.crashReplica(c, 0, 20 * MS);
+                Faults.replicaPartition(c, 20 * MS + 1, new int[][] {{0, 2}, {1}});
+                Faults.restartReplica(c, 0, 21 * MS, disk);
+                long gst = 40 * MS;
+                Faults.healAll(c, gst);
+                return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+            }).withBehaviours(() -> new ReplicaBehaviour[] {new Amnesiac(disk, Amnesiac.Mode.FORKS)});
+    }
+
+    public static final Scenario AMNESIAC_LEADER_FORK = amnesiacLeaderFork("byz-amnesiac-leader-fork",
+        SimCluster.Disk.WIPED);
+
+    public static final Scenario ROLLED_BACK_LEADER_FORK = amnesiacLeaderFork("byz-rolled-back-leader-fork",
+        SimCluster.Disk.ROLLED_BACK);
+
+    /**
      * A scenario whose client 0 runs {@code behaviour} (client 1 and every replica are correct); clients submit for
      * {@code submitting} after the attack starts.
      */
@@ -147,5 +186,5 @@ public final class ByzantineScenarios {
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
-        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN);
+        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK);
 }

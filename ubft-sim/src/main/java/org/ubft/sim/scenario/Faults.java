@@ -101,6 +101,55 @@ public final class Faults {
             () -> cluster.restartReplica(replica));
     }
 
+    /**
+     * Restarts crashed replica {@code replica} at {@code at} with its own-stream log {@code disk} (wiped or rolled
+     * back: amnesia, a Byzantine fault; {@link SimCluster.Disk}).
+     */
+    public static void restartReplica(SimCluster cluster, int replica, long at, SimCluster.Disk disk) {
+        cluster.at(at, NodeId.toString(NodeId.replica(replica)), "restart, stream log " + disk.name().toLowerCase(),
+            () -> cluster.restartReplica(replica, disk));
+    }
+
+    /** Takes replica {@code replica}'s own-stream log as it is at {@code at} as the backup a rollback restores. */
+    public static void snapshotDisk(SimCluster cluster, int replica, long at) {
+        cluster.at(at, NodeId.toString(NodeId.replica(replica)), "stream log backed up",
+            () -> cluster.snapshotDisk(replica));
+    }
+
+    /**
+     * Replica links only (clients and memory nodes stay reachable): from {@code at} on, replicas in different groups of
+     * {@code groups} cannot reach each other; replicas in no group reach nobody. Until the next call or a heal.
+     */
+    public static void replicaPartition(SimCluster cluster, long at, int[][] groups) {
+        int n = cluster.cluster().n();
+        int[] group = new int[n];
+        java.util.Arrays.fill(group, -1);
+        StringBuilder what = new StringBuilder("replica partition");
+        for (int g = 0; g < groups.length; g++) {
+            what.append(' ').append(java.util.Arrays.toString(groups[g]));
+            for (int r : groups[g]) {
+                group[r] = g;
+            }
+        }
+        cluster.at(at, "network", what.toString(), () -> {
+            SimNetwork net = cluster.network();
+            for (int a = 0; a < n; a++) {
+                for (int b = a + 1; b < n; b++) {
+                    if (group[a] >= 0 && group[a] == group[b]) {
+                        net.heal(NodeId.replica(a), NodeId.replica(b));
+                    } else {
+                        net.partition(NodeId.replica(a), NodeId.replica(b));
+                    }
+                }
+            }
+        });
+    }
+
+    /** Heals every cut link at {@code at} (GST for partitions). */
+    public static void healAll(SimCluster cluster, long at) {
+        cluster.at(at, "network", "every partition healed", () -> cluster.network().healAll());
+    }
+
     public static void pauseReplica(SimCluster cluster, int replica, long at, long duration) {
         cluster.at(at, NodeId.toString(NodeId.replica(replica)), "pause for " + duration + " ns",
             () -> cluster.pauseReplica(replica, at + duration));
