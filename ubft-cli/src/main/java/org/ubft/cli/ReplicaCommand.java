@@ -116,7 +116,13 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             ready = NodeId.toString(NodeId.replica(id)) + " ready: cluster=" + config.clusterName() + " fabric="
                 + config.fabric().configName() + " app=" + app + " path=" + path + " n=" + config.n()
                 + " window=" + config.consensusWindow() + " tail=" + config.ctbcastTail() + " stream_log="
-                + (dataDir == null ? "none" : dataDir.toString());
+                + (dataDir == null ? "none" : dataDir.toString()) + " stream=" + node.streamDescription();
+            if (dataDir == null) {
+                spec.commandLine().getErr().println(NodeId.toString(NodeId.replica(id)) + " warning: no --data-dir:"
+                    + " if this process restarts, its CTBcast stream is lost and its peers deliver none of its"
+                    + " broadcasts again (it counts towards f for the cluster's life); give --data-dir DIR to keep the"
+                    + " stream across restarts");
+            }
             counters = node::countersLine;
             if (statusEveryMillis > 0) {
                 agent = withStatus(node, statusEveryMillis, out);

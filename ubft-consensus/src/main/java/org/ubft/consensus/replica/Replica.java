@@ -53,7 +53,9 @@ public final class Replica {
     private final int window;
     private final int table;
     private final StateMachine app;
-    private final ConsensusCrypto crypto;
+    /** The crypto service, each verification charged to the sender of the message at hand ({@link #budget}). */
+    private final ChargedCrypto crypto;
+    private final VerificationBudget budget;
     private final ReplicaOutput out;
     private final NanoClock clock;
     private final ByzantineChecks checks;
@@ -138,6 +140,9 @@ public final class Replica {
     private final long[] shareView;
     /** Per share: the slot it certifies (the share arrays are indexed by slot mod table). */
     private final long[] shareSlot;
+    /** Per (slot, signer): the view + 1 and slot of the CERTIFY last verified, so that none is verified twice. */
+    private final long[] shareTriedView;
+    private final long[] shareTriedSlot;
     /** The COMMIT being checked: its view, slot and digest, for {@link #commitShares}. */
     private long commitCheckView;
     private long commitCheckSlot;
@@ -177,6 +182,8 @@ public final class Replica {
 
     // --- checkpoint shares (CERTIFY-CHECKPOINT), one per signer, each verified when it came ---
     private final long[] ckSeq;
+    /** Per replica and parity of seq / W: the CERTIFY-CHECKPOINT last verified (the next two checkpoints). */
+    private final long[] ckTried;
     private final byte[] ckDigest;
     private final byte[] ckSig;
     /** The CHECKPOINT being checked: its sequence number and digest, for {@link #knownCheckpointShares}. */
@@ -191,6 +198,8 @@ public final class Replica {
 
     // --- CRTFY_VC received as leader: per (subject, signer) the latest ---
     private final long[] vcView;
+    /** Per (subject, signer): the view of the CRTFY_VC last verified. */
+    private final long[] vcTried;
     private final int[] vcLength;
     private final UnsafeBuffer vcState;
     private final byte[] vcSig;
@@ -226,7 +235,9 @@ public final class Replica {
         this.window = config.window();
         this.table = 2 * window;
         this.app = app;
-        this.crypto = crypto;
+        this.budget = new VerificationBudget(config.n(), config.clients(), config.f(), config.window(), config.tail(),
+            clock.nanoTime());
+        this.crypto = new ChargedCrypto(crypto, budget, clock, config.n());
         this.out = out;
         this.clock = clock;
         this.checks = new ByzantineChecks(n);
@@ -260,6 +271,8 @@ public final class Replica {
         batchAnswers = new int[config.n()];
         shareView = new long[table * n];
         shareSlot = new long[table * n];
+        shareTriedView = new long[table * n];
+        shareTriedSlot = new long[table * n];
         shareDigest = new byte[table * n * DIGEST_BYTES];
         shareSig = new byte[table * n * SIGNATURE_BYTES];
         decided = new boolean[table];
@@ -271,7 +284,7 @@ public final class Replica {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
         complaints = new Complaints(n);
-        summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, crypto, out, counters, clock,
+        summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override
                 public void process(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
@@ -289,11 +302,14 @@ public final class Replica {
         farAheadSince = new long[config.clients()];
         farAheadNumber = new long[config.clients()];
         ckSeq = new long[n];
+        ckTried = new long[2 * n];
         ckDigest = new byte[n * DIGEST_BYTES];
         ckSig = new byte[n * SIGNATURE_BYTES];
         maxVcStateBytes = PeerState.maxViewChangeStateBytes(window, maxSharesBytes);
         vcView = new long[n * n];
         Arrays.fill(vcView, -1);
+        vcTried = new long[n * n];
+        Arrays.fill(vcTried, -1);
         vcLength = new int[n * n];
         vcState = new UnsafeBuffer(new byte[Math.multiplyExact(n * n, maxVcStateBytes)]);
         vcSig = new byte[n * n * SIGNATURE_BYTES];
@@ -350,6 +366,11 @@ public final class Replica {
 
     /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
     public void onClientRequest(int client, DirectBuffer buffer, int offset, int length) {
+        if (client >= 0 && client < config.clients()) {
+            crypto.chargeClient(client);
+        } else {
+            crypto.charge(-1); // (dropped below, unverified)
+        }
         int len = ClientWire.requestLength(buffer, offset, length, config.maxRequestBytes());
         if (len != length || client < 0 || client >= config.clients() || ClientWire.client(buffer, offset) != client) {
             counters.drop(Drop.BAD_CLIENT_REQUEST);
@@ -381,7 +402,7 @@ public final class Replica {
                 return; // a retransmission of a request held signed already: nothing to add, nothing to verify
             }
             if (!verifyClient(client, buffer, offset)) {
-                counters.drop(Drop.BAD_SIGNATURE);
+                counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
                 return;
             }
         }
@@ -400,6 +421,7 @@ public final class Replica {
 
     /** CTBcast delivered message {@code k} of broadcaster {@code from}, in FIFO order (FifoDelivery). */
     public void onCtbcastDeliver(int from, long k, DirectBuffer buffer, int offset, int length) {
+        crypto.charge(from >= 0 && from < n ? from : -1);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;
@@ -468,6 +490,7 @@ public final class Replica {
 
     /** TBcast delivered a message of {@code from} (this replica's own included). */
     public void onTbcastDeliver(int from, DirectBuffer buffer, int offset, int length) {
+        crypto.charge(from >= 0 && from < n ? from : -1);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;
@@ -484,6 +507,7 @@ public final class Replica {
 
     /** A point-to-point message from replica {@code from}. */
     public void onDirect(int from, DirectBuffer buffer, int offset, int length) {
+        crypto.charge(from >= 0 && from < n ? from : -1);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;
@@ -512,6 +536,7 @@ public final class Replica {
 
     /** The state of checkpoint {@code seq}, fetched and verified by state transfer. */
     public void onStateFetched(long seq, byte[] state) {
+        crypto.charge(-1);
         if (!fetching || seq != checkpointSeq) {
             return;
         }
@@ -520,6 +545,7 @@ public final class Replica {
             return;
         }
         fetching = false;
+        budget.progressed();
         nextExec = seq;
         lastProgress = clock.nanoTime();
         ownState = state;
@@ -544,6 +570,7 @@ public final class Replica {
 
     /** Proposals (leader), timers; returns work done. */
     public int doWork() {
+        crypto.charge(-1);
         int work = transfer.doWork();
         long now = clock.nanoTime();
         if (summaries.takeOpened()) {
@@ -842,17 +869,31 @@ public final class Replica {
             counters.drop(Drop.OUT_OF_WINDOW);
             return;
         }
+        int i = slot(s);
+        int share = i * n + from;
+        if (shareView[share] == v + 1 && shareSlot[share] == s) {
+            return; // held already (its copy in a certificate, or this replica's own): one share per view and slot
+        }
+        if (shareTriedView[share] == v + 1 && shareTriedSlot[share] == s) {
+            counters.drop(Drop.DUPLICATE); // a correct replica sends one CERTIFY per view and slot, and it verifies
+            return;
+        }
         DirectBuffer b = reader.buffer();
         b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = certifyStatement(v, s, digest2, 0);
         // this replica's own share came back over the loopback, which no other process can write to
-        if (from != self && !crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
-            counters.drop(Drop.BAD_SIGNATURE);
-            return;
+        if (from != self) {
+            shareTriedView[share] = v + 1;
+            shareTriedSlot[share] = s;
+            if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+                if (crypto.refusedLast()) {
+                    shareTriedView[share] = 0; // not checked: a later copy may be
+                }
+                counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
+                return;
+            }
         }
-        int i = slot(s);
-        int share = i * n + from;
         shareView[share] = v + 1; // +1: 0 means none
         shareSlot[share] = s;
         System.arraycopy(digest2, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
@@ -897,12 +938,18 @@ public final class Replica {
             counters.drop(Drop.INVALID_COMMIT);
             return;
         }
+        if (!p.firstCommitAttempt(s, v)) {
+            // a correct replica CTBcasts one COMMIT per view and slot (Corollary B.3: none conflicting), and every
+            // correct receiver takes p's stream in one order, so all keep p's first and drop this one unverified
+            counters.drop(Drop.DUPLICATE);
+            return;
+        }
         int len = certifyStatement(v, s, digest, 0);
         commitCheckView = v;
         commitCheckSlot = s;
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt, k, statement, len, signature,
             commitShares)) {
-            counters.drop(Drop.BAD_CERTIFICATE);
+            counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
             return;
         }
         p.recordCommit(s, v, digest, buffer, at, length); // line 39
@@ -1049,6 +1096,7 @@ public final class Replica {
                 return;
             }
             execute(i);
+            budget.slotExecuted();
             nextExec++;
             lastProgress = clock.nanoTime();
             stages.record(StageLatencies.Stage.EXECUTE, lastProgress - decideTime[i]);
@@ -1127,12 +1175,25 @@ public final class Replica {
         if (seq <= checkpointSeq) {
             return; // a share after the certificate formed: normal, not counted
         }
+        if (seq > checkpointSeq + 2L * window) {
+            counters.drop(Drop.OUT_OF_WINDOW); // (a replica that far behind catches up from CHECKPOINT messages)
+            return;
+        }
+        int tried = from * 2 + (int) ((seq / window) & 1);
+        if (ckSeq[from] == seq || ckTried[tried] == seq) {
+            counters.drop(Drop.DUPLICATE); // one share per replica and checkpoint, verified once
+            return;
+        }
+        ckTried[tried] = seq;
         DirectBuffer b = reader.buffer();
         b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = checkpointStatement(seq, digest2, 0);
         if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
-            counters.drop(Drop.BAD_SIGNATURE);
+            if (crypto.refusedLast()) {
+                ckTried[tried] = 0; // not checked: a later copy may be
+            }
+            counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
             return;
         }
         ckSeq[from] = seq;
@@ -1179,12 +1240,19 @@ public final class Replica {
             counters.drop(Drop.INVALID_CHECKPOINT);
             return;
         }
+        if (p.checkpointTried == seq) {
+            counters.drop(Drop.DUPLICATE); // its certificate failed already
+            return;
+        }
         int len = checkpointStatement(seq, cpDigest, 0);
         checkpointCheckSeq = seq;
         System.arraycopy(cpDigest, 0, checkpointCheckDigest, 0, DIGEST_BYTES);
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt + 1, k, statement, len, signature,
             knownCheckpointShares)) {
-            counters.drop(Drop.BAD_CERTIFICATE);
+            if (!crypto.refusedLast()) {
+                p.checkpointTried = seq;
+            }
+            counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
             return;
         }
         p.setCheckpoint(seq, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // lines 53-54
@@ -1349,6 +1417,7 @@ public final class Replica {
         }
         changingView = false;
         view = targetView;
+        budget.progressed();
         fillNext = fillEnd = 0;
         fillWaiting = -1;
         fillBatchSlot = -1;
@@ -1446,6 +1515,10 @@ public final class Replica {
 
     /** Algorithm 3, line 11: send to leader(v) ⟨CRTFY_VC, v, sign((p, state[p] \ new_view))⟩. */
     private void sendCrtfyVc(PeerState p) {
+        if (p.replica != self && !crypto.takeFor(p.replica)) {
+            counters.drop(Drop.OVER_BUDGET); // a replica sealing views faster than any correct one: no more signatures
+            return;
+        }
         long v = p.view;
         int stateAt = 1 + 8 + 4;
         writer.wrap(send, stateAt);
@@ -1503,14 +1576,22 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
+        int e = subject * n + from;
+        if (vcView[e] == v || vcTried[e] == v) {
+            counters.drop(Drop.DUPLICATE); // one CRTFY_VC per view, subject and signer, verified once
+            return;
+        }
+        vcTried[e] = v;
         fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
         buffer.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = vcStatement(v, subject, digest, 0);
         if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
-            counters.drop(Drop.BAD_SIGNATURE);
+            if (crypto.refusedLast()) {
+                vcTried[e] = -1; // not checked: a later copy may be
+            }
+            counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
             return;
         }
-        int e = subject * n + from;
         vcView[e] = v;
         vcLength[e] = stateLength;
         vcState.putBytes(e * maxVcStateBytes, buffer, stateAt, stateLength);
@@ -1586,16 +1667,24 @@ public final class Replica {
             counters.drop(Drop.INVALID_NEW_VIEW);
             return;
         }
+        if (p.newViewTried == v) {
+            counters.drop(Drop.DUPLICATE); // its certificates failed already: one NEW_VIEW per view is checked
+            return;
+        }
         long subjectsSeen = 0;
         long bestCheckpoint = -1;
         int bestCheckpointAt = -1;
         int[] stateAt = new int[c];
         int[] stateLength = new int[c];
+        int[] sharesAt = new int[c];
+        int[] shareCount = new int[c];
+        // every cheap check of every certificate first, then the signatures (none verified for a malformed NEW_VIEW)
         for (int j = 0; j < c; j++) {
             int length = reader.i32();
             int at = reader.skip(length);
             int k = reader.u8();
-            int sharesAt = reader.skip(k * SHARE_BYTES);
+            sharesAt[j] = reader.skip(k * SHARE_BYTES);
+            shareCount[j] = k;
             if (reader.bad() || length < 2 + 8 + 8 + 32 + 2 || length > maxVcStateBytes) {
                 counters.drop(Drop.MALFORMED);
                 return;
@@ -1607,18 +1696,11 @@ public final class Replica {
                 return;
             }
             subjectsSeen |= 1L << subject;
-            fingerprints.fingerprint(buffer, at, length, unsafe(digest), 0);
-            int len = vcStatement(v, subject, digest, 0);
-            if (!validShares(buffer, sharesAt, k, len)) {
-                counters.drop(Drop.INVALID_NEW_VIEW); // line 23
-                return;
-            }
-            int cpSeqAt = at + 10;
-            long cpSeq = buffer.getLong(cpSeqAt, ClientWire.ORDER);
-            if (!validEmbeddedState(buffer, at, length)) {
+            if (embeddedCheckpointShares(buffer, at, length) == EMBEDDED_MALFORMED) {
                 counters.drop(Drop.INVALID_NEW_VIEW);
                 return;
             }
+            long cpSeq = buffer.getLong(at + 10, ClientWire.ORDER);
             if (cpSeq > bestCheckpoint) {
                 bestCheckpoint = cpSeq;
                 bestCheckpointAt = at;
@@ -1629,6 +1711,18 @@ public final class Replica {
         if (!reader.complete()) {
             counters.drop(Drop.MALFORMED);
             return;
+        }
+        for (int j = 0; j < c; j++) {
+            int at = stateAt[j];
+            int subject = buffer.getShort(at, ClientWire.ORDER) & 0xFFFF;
+            fingerprints.fingerprint(buffer, at, stateLength[j], unsafe(digest), 0);
+            int len = vcStatement(v, subject, digest, 0);
+            if (!validShares(buffer, sharesAt[j], shareCount[j], len)
+                || !validEmbeddedCheckpoint(buffer, at, stateLength[j])) {
+                triedNewView(p, v);
+                counters.drop(signatureDrop(Drop.INVALID_NEW_VIEW)); // line 23, and the states' checkpoints
+                return;
+            }
         }
         // MustPropose (Algorithm 3, lines 25-27) for the open slots of the highest checkpoint
         p.hasNewView = true; // line 22
@@ -1669,31 +1763,50 @@ public final class Replica {
         }
     }
 
-    /** Checks a certified replica state's framing and its checkpoint certificate. */
-    private boolean validEmbeddedState(DirectBuffer buffer, int at, int length) {
+    /** p's NEW_VIEW for view v failed a signature check: no other NEW_VIEW of p for v is checked (one per view). */
+    private void triedNewView(PeerState p, long v) {
+        if (!crypto.refusedLast()) {
+            p.newViewTried = v;
+        }
+    }
+
+    private static final int EMBEDDED_MALFORMED = -1;
+
+    /**
+     * A certified replica state's framing (cheap): the offset of its checkpoint certificate's shares, 0 for checkpoint
+     * 0 (certified by definition), or {@link #EMBEDDED_MALFORMED}.
+     */
+    private int embeddedCheckpointShares(DirectBuffer buffer, int at, int length) {
         Reader r = new Reader().wrap(buffer, at, length);
         r.u16();
         r.i64();
         long seq = r.i64();
-        int digestAt = r.skip(32);
+        r.skip(32);
         int sharesLength = r.u16();
         int sharesAt = r.skip(sharesLength);
         int count = r.u16();
         r.skip(count * 48);
         if (!r.complete() || seq < 0 || seq % window != 0 || sharesLength < 1 || sharesLength > maxSharesBytes) {
-            return false; // (the shares are copied into a buffer of maxSharesBytes, even those of checkpoint 0)
+            return EMBEDDED_MALFORMED; // (the shares are copied into a buffer of maxSharesBytes, even checkpoint 0's)
         }
         if (seq == 0) {
-            return true;
+            return 0;
         }
         int k = buffer.getByte(sharesAt) & 0xFF;
-        if (sharesLength != 1 + k * SHARE_BYTES) {
-            return false;
+        return sharesLength == 1 + k * SHARE_BYTES ? sharesAt : EMBEDDED_MALFORMED;
+    }
+
+    /** Checks the checkpoint certificate of a certified replica state whose framing passed. */
+    private boolean validEmbeddedCheckpoint(DirectBuffer buffer, int at, int length) {
+        int sharesAt = embeddedCheckpointShares(buffer, at, length);
+        if (sharesAt <= 0) {
+            return sharesAt == 0;
         }
+        long seq = buffer.getLong(at + 10, ClientWire.ORDER);
         byte[] d = new byte[32];
-        buffer.getBytes(digestAt, d, 0, 32);
+        buffer.getBytes(at + 18, d, 0, 32);
         int len = checkpointStatement(seq, d, 0);
-        return validShares(buffer, sharesAt + 1, k, len);
+        return validShares(buffer, sharesAt + 1, buffer.getByte(sharesAt) & 0xFF, len);
     }
 
     /** This replica is in a view whose leader's NEW_VIEW it delivered: Algorithm 3, lines 17-20. */
@@ -2122,7 +2235,7 @@ public final class Replica {
         commitCheckSlot = s;
         if (!ByzantineChecks.validShares(crypto, n, 1, reader.buffer(), sharesAt, k, statement, len, signature,
             commitShares)) {
-            counters.drop(Drop.BAD_CERTIFICATE);
+            counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
             return;
         }
         counters.certificatesFetched++;
@@ -2279,6 +2392,11 @@ public final class Replica {
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
+
+    /** {@code reason}, or OVER_BUDGET if the sender's verification budget refused the check ({@link ChargedCrypto}). */
+    private Drop signatureDrop(Drop reason) {
+        return crypto.refusedLast() ? Drop.OVER_BUDGET : reason;
+    }
 
     private boolean isLeader() {
         return checks.leader(view) == self;
@@ -2474,6 +2592,21 @@ public final class Replica {
 
     public ReplicaCounters counters() {
         return counters;
+    }
+
+    /** Signature verifications this replica made (consensus messages and client requests), and peer-caused signatures. */
+    public long signatureChecks() {
+        return budget.total();
+    }
+
+    /** Signature checks replica {@code replica}'s messages caused here. */
+    public long signatureChecksBy(int replica) {
+        return budget.spent(replica);
+    }
+
+    /** Signature checks refused to replica {@code replica} for want of budget ({@link VerificationBudget}). */
+    public long signatureChecksRefused(int replica) {
+        return budget.refused(replica);
     }
 
 

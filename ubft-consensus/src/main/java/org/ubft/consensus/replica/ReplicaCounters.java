@@ -24,7 +24,14 @@ public final class ReplicaCounters {
         /** A client's request of an earlier session than its last executed one (RequestNumbers): never executed. */
         STALE_SESSION,
         /** A broadcaster's message held after a delivery gap and pushed out by t newer ones before a SUMMARY came. */
-        AFTER_GAP
+        AFTER_GAP,
+        /**
+         * A second message of a kind a correct sender sends once per view and slot (or sequence number, identifier),
+         * or one whose signatures were checked and failed before: dropped without verifying again.
+         */
+        DUPLICATE,
+        /** A message whose signature check the sender's verification budget refused (VerificationBudget). */
+        OVER_BUDGET
     }
 
     final long[] drops = new long[Drop.values().length];

@@ -59,7 +59,7 @@ final class Summaries {
     private final int maxHeldBytes;
     private final long retryNanos;
     private final PeerState[] peers;
-    private final ConsensusCrypto crypto;
+    private final ChargedCrypto crypto;
     private final ReplicaOutput out;
     private final ReplicaCounters counters;
     private final NanoClock clock;
@@ -82,6 +82,9 @@ final class Summaries {
     private int summaryLength;
     /** Shares about this replica's state, per (signer, bucket = (k / (t/2)) mod 2): double buffering. */
     private final long[] shareK;
+    /** Per (replica, bucket): the identifier of the CERTIFY_SUMMARY last verified; per replica, of its SUMMARY. */
+    private final long[] shareTriedK;
+    private final long[] summaryTriedK;
     private final byte[] shareDigest;
     private final byte[] shareSig;
     private final int[] shareStateLength;
@@ -107,7 +110,7 @@ final class Summaries {
     private final int[] heldCount;
 
 
-    Summaries(ReplicaConfig config, int self, int maxCtbcastMessageBytes, PeerState[] peers, ConsensusCrypto crypto,
+    Summaries(ReplicaConfig config, int self, int maxCtbcastMessageBytes, PeerState[] peers, ChargedCrypto crypto,
               ReplicaOutput out, ReplicaCounters counters, NanoClock clock, Host host) {
         this.self = self;
         this.n = config.n();
@@ -127,6 +130,8 @@ final class Summaries {
         this.scratch = new UnsafeBuffer(new byte[16]); // SUMMARY_REQUEST, SHARES_REQUEST
         this.summary = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
         this.shareK = new long[2 * n];
+        this.shareTriedK = new long[2 * n];
+        this.summaryTriedK = new long[n];
         Arrays.fill(shareK, -1);
         this.shareDigest = new byte[2 * n * DIGEST_BYTES];
         this.shareSig = new byte[2 * n * SIGNATURE_BYTES];
@@ -212,14 +217,22 @@ final class Summaries {
         if (k > ownK || firstOwnK < 0 || k < firstOwnK) {
             return; // about a message this run of the replica did not send (an earlier run's)
         }
+        int e = from * 2 + (int) ((k / half) & 1);
+        if (shareK[e] == k || shareTriedK[e] == k) {
+            counters.drop(Drop.DUPLICATE); // one share per replica and identifier, verified once
+            return;
+        }
+        shareTriedK[e] = k;
         fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
         buffer.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = statement(self, k, digest);
         if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
-            counters.drop(Drop.BAD_SIGNATURE);
+            if (crypto.refusedLast()) {
+                shareTriedK[e] = 0; // not checked: a later copy may be
+            }
+            counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
             return;
         }
-        int e = from * 2 + (int) ((k / half) & 1);
         shareK[e] = k;
         System.arraycopy(digest, 0, shareDigest, e * DIGEST_BYTES, DIGEST_BYTES);
         System.arraycopy(signature, 0, shareSig, e * SIGNATURE_BYTES, SIGNATURE_BYTES);
@@ -419,10 +432,17 @@ final class Summaries {
         if (!p.afterGap || k < p.needK) {
             return; // not needed (any more): normal after a retry
         }
+        if (summaryTriedK[from] == k) {
+            counters.drop(Drop.DUPLICATE); // its certificate failed already (a correct p's summary at k is valid)
+            return;
+        }
         fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
         int len = statement(from, k, digest);
         if (!validShares(buffer, sharesAt, c, len)) {
-            counters.drop(Drop.BAD_CERTIFICATE);
+            if (!crypto.refusedLast()) {
+                summaryTriedK[from] = k; // (a valid one may be needed again after a later gap: only failures count)
+            }
+            counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_CERTIFICATE);
             return;
         }
         long oldView = p.view;

@@ -72,6 +72,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private long nextHoleCheck;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
+    /** The identifier this replica's stream went on at after a restart, from its log; 0 if it started anew. */
+    private long resumedAt;
 
     /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
     public static ReplicaConfig replicaConfig(ClusterConfig cluster, ReplicaConfig.Path path) {
@@ -101,8 +103,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * (this needs a wall clock that does not go back between the two runs).
      *
      * @param dataDir where the replica keeps its own stream ({@code replica-N.stream}, {@link OwnStreamLog}) so that a
-     *                restart goes on with it; null: not kept (a restarted replica then starts a new stream, which its
-     *                peers cannot summarize: it can CTBcast only t messages and take no part in a view change)
+     *                restart goes on with it; null: not kept (a restarted replica then starts its stream at identifier
+     *                1 again, which its peers have passed: none of its CTBcast messages is delivered, and it counts
+     *                towards f for the rest of the cluster's life)
      */
     public static ReplicaNode open(ClusterConfig cluster, int self, StateMachine app, ReplicaConfig.Path path,
                                    NanoClock clock, java.nio.file.Path dataDir) {
@@ -281,6 +284,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             return;
         }
         startAt(epoch, r.resumeK());
+        resumedAt = r.resumeK();
         fifo.resume(self, r.resumeK() + r.messages().size()); // what the log holds is applied below, not delivered
         try {
             replica.recoverOwnStream(r.firstK(), r.summaryK(), r.summary(), r.messages());
@@ -288,6 +292,14 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             throw new OwnStreamLog.UnusableLogException(e.getMessage() + "; delete " + log.describe() + " if this"
                 + " replica is to start a new stream", e);
         }
+    }
+
+    /**
+     * This replica's CTBcast stream for the ready line: {@code resumed(k=N)} (from its log) or {@code new(k=1)} (a first
+     * run in the cluster; a replica that ran before and lost its log is not heard again as a broadcaster).
+     */
+    public String streamDescription() {
+        return resumedAt > 0 ? "resumed(k=" + resumedAt + ")" : "new(k=" + org.ubft.ctbcast.core.CtbcastMessage.FIRST_K + ")";
     }
 
     /** A log sized for this node's replica config: in memory (the simulator's "disk") or in {@code file}. */
@@ -397,6 +409,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return roleName() + " counters: fast_path=" + c.fastDecisions() + " slow_path=" + c.slowDecisions()
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
+            + " signature_checks=" + replica.signatureChecks() + " signature_checks_by={" + signatureChecksBy() + "}"
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()
@@ -408,6 +421,16 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " client_malformed=" + clientLinks.malformed() + " direct_in={" + byType(directIn) + "} direct_out={"
             + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}"
             + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
+    }
+
+    /** Per peer: the signature checks its messages caused here, and how many its budget refused (r0=12/0,...). */
+    private String signatureChecksBy() {
+        StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < ctbcast.links().members(); p++) {
+            sb.append(p == 0 ? "" : ",").append('r').append(p).append('=').append(replica.signatureChecksBy(p))
+                .append('/').append(replica.signatureChecksRefused(p));
+        }
+        return sb.toString();
     }
 
     /** Messages every TBcast stream of this replica (CTBcast's and the consensus's) sent again for want of an ack. */

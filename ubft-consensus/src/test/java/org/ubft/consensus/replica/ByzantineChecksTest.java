@@ -463,21 +463,33 @@ class ByzantineChecksTest {
     @Test
     void commitWithABadCertificate() {
         ModelCluster c = warmed(24, 10);
-        long s = decidedOpenSlot(c);
-        byte[] batch = leaderBatches.get(s);
-        byte[] st = certifyStatement(0, s, digest(batch));
-        byte[] other = certifyStatement(0, s, digest(emptyBatch()));
+        long s0 = decidedOpenSlot(c);
+        byte[] batch = leaderBatches.get(s0);
+        long cp = c.replicas[0].checkpointSeq();
         long[] before = drops(c, Drop.BAD_CERTIFICATE);
         long[] invalid = drops(c, Drop.INVALID_COMMIT);
-        inject(c, 2, commit(0, s, batch, shares(ok(0, st)))); // fewer than f+1 signers
-        inject(c, 2, commit(0, s, batch, shares(ok(0, st), corrupt(1, st)))); // an invalid signature
-        inject(c, 2, commit(0, s, batch, shares(ok(0, st), ok(0, st)))); // the same signer twice
-        inject(c, 2, commit(0, s, batch, shares(ok(0, st), new Share(7, sign(1, st))))); // no such replica
-        inject(c, 2, commit(0, s, batch, shares(ok(0, other), ok(1, other)))); // signatures about another value
-        inject(c, 2, commit(0, s, batch, shares(ok(0, st), ok(1, st), ok(2, st), ok(1, st)))); // k > n
+        long[] duplicate = drops(c, Drop.DUPLICATE);
+        // each in a slot of its own: one COMMIT per (sender, view, slot) is checked (a correct one sends one)
+        for (int j = 0; j < 6; j++) {
+            long s = cp + j;
+            byte[] st = certifyStatement(0, s, digest(batch));
+            byte[] other = certifyStatement(0, s, digest(emptyBatch()));
+            byte[] shares = switch (j) {
+                case 0 -> shares(ok(0, st)); // fewer than f+1 signers
+                case 1 -> shares(ok(0, st), corrupt(1, st)); // an invalid signature
+                case 2 -> shares(ok(0, st), ok(0, st)); // the same signer twice
+                case 3 -> shares(ok(0, st), new Share(7, sign(1, st))); // no such replica
+                case 4 -> shares(ok(0, other), ok(1, other)); // signatures about another value
+                default -> shares(ok(0, st), ok(1, st), ok(2, st), ok(1, st)); // k > n
+            };
+            inject(c, 2, commit(0, s, batch, shares));
+        }
+        inject(c, 2, commit(0, cp + 1, batch, shares(ok(0, certifyStatement(0, cp + 1, digest(batch))),
+            ok(1, certifyStatement(0, cp + 1, digest(batch)))))); // valid, but after a failed one: not checked
         c.run(50_000);
         assertDropped(c, before, Drop.BAD_CERTIFICATE, 6);
         assertDropped(c, invalid, Drop.INVALID_COMMIT, 0);
+        assertDropped(c, duplicate, Drop.DUPLICATE, 1);
         assertLiveAndAgree(c, 10);
     }
 
@@ -506,12 +518,22 @@ class ByzantineChecksTest {
         byte[] st = checkpointStatement(seq, d);
         long[] before = drops(c, Drop.BAD_CERTIFICATE);
         long[] invalid = drops(c, Drop.INVALID_CHECKPOINT);
+        // each for a sequence number of its own (each supersedes): one CHECKPOINT per (sender, seq) is checked
+        long seq2 = seq + W;
+        long seq3 = seq + 2 * W;
+        long seq4 = seq + 3 * W;
         inject(c, 2, checkpoint(seq, d, shares(ok(0, st)))); // fewer than f+1
-        inject(c, 2, checkpoint(seq, d, shares(ok(0, st), corrupt(1, st)))); // an invalid signature
-        inject(c, 2, checkpoint(seq, d, shares(ok(1, st), ok(1, st)))); // the same signer twice
-        inject(c, 2, checkpoint(seq, d, shares(ok(0, certifyStatement(0, seq, d)), ok(1, certifyStatement(0, seq, d)))));
+        inject(c, 2, checkpoint(seq2, d, shares(ok(0, checkpointStatement(seq2, d)),
+            corrupt(1, checkpointStatement(seq2, d))))); // an invalid signature
+        inject(c, 2, checkpoint(seq3, d, shares(ok(1, checkpointStatement(seq3, d)),
+            ok(1, checkpointStatement(seq3, d))))); // the same signer twice
+        inject(c, 2, checkpoint(seq4, d, shares(ok(0, certifyStatement(0, seq4, d)), ok(1, certifyStatement(0, seq4, d)))));
+        long[] duplicate = drops(c, Drop.DUPLICATE);
+        inject(c, 2, checkpoint(seq4, d, shares(ok(0, checkpointStatement(seq4, d)),
+            ok(1, checkpointStatement(seq4, d))))); // valid, but after a failed one for seq4: not checked
         c.run(50_000);
         assertDropped(c, before, Drop.BAD_CERTIFICATE, 4);
+        assertDropped(c, duplicate, Drop.DUPLICATE, 1);
         assertDropped(c, invalid, Drop.INVALID_CHECKPOINT, 0);
         for (Replica r : c.replicas) {
             assertEquals(seq - W, r.checkpointSeq(), "no checkpoint taken");
@@ -538,7 +560,8 @@ class ByzantineChecksTest {
         c.run(20_000);
         long[] before = drops(c, Drop.BAD_CERTIFICATE);
         inject(c, 2, checkpoint(seq, forged, shares(new Share(0, share0), ok(1, checkpointStatement(seq, forged)))));
-        inject(c, 2, checkpoint(seq, d, shares(corrupt(0, checkpointStatement(seq, d)), ok(1, checkpointStatement(seq, d)))));
+        // (from replica 1: replica 2's CHECKPOINT for seq was checked already, and one per sender and seq is)
+        inject(c, 1, checkpoint(seq, d, shares(corrupt(0, checkpointStatement(seq, d)), ok(1, checkpointStatement(seq, d)))));
         c.run(50_000);
         assertDropped(c, before, Drop.BAD_CERTIFICATE, 2);
         for (Replica r : c.replicas) {
@@ -607,16 +630,25 @@ class ByzantineChecksTest {
     void newViewLine23CertificatesWithoutFPlusOneValidSignatures() {
         ModelCluster c = warmed(54, 10);
         long[] before = drops(c, Drop.INVALID_NEW_VIEW);
-        inject(c, 1, sealView(1));
-        byte[] good = signedCertificate(1, 2, vcState(2, 1), 0, 2);
-        byte[] state = vcState(0, 1);
-        byte[] st = vcStatement(1, 0, digest(state));
-        inject(c, 1, newView(1, certificate(state, shares(ok(0, st))), good)); // one signature
-        inject(c, 1, newView(1, certificate(state, shares(ok(0, st), corrupt(2, st))), good)); // an invalid one
-        inject(c, 1, newView(1, certificate(state, shares(ok(2, st), ok(2, st))), good)); // the same signer twice
-        byte[] otherState = vcState(0, 1, new Committed(3, 0, new byte[32]));
-        inject(c, 1, newView(1, certificate(otherState, shares(ok(0, st), ok(2, st))), good)); // about other bytes
-        inject(c, 1, newView(1, good)); // certificates about fewer than f+1 replicas
+        // each in a view of its own that replica 1 leads (1, 4, 7, ..): one NEW_VIEW per (sender, view) is checked
+        for (int j = 0; j < 4; j++) {
+            long v = 1 + 3L * j;
+            inject(c, 1, sealView(v));
+            byte[] good = signedCertificate(v, 2, vcState(2, v), 0, 2);
+            byte[] state = vcState(0, v);
+            byte[] st = vcStatement(v, 0, digest(state));
+            byte[] bad = switch (j) {
+                case 0 -> certificate(state, shares(ok(0, st))); // one signature
+                case 1 -> certificate(state, shares(ok(0, st), corrupt(2, st))); // an invalid one
+                case 2 -> certificate(state, shares(ok(2, st), ok(2, st))); // the same signer twice
+                default -> certificate(vcState(0, v, new Committed(3, 0, new byte[32])),
+                    shares(ok(0, st), ok(2, st))); // about other bytes
+            };
+            inject(c, 1, newView(v, bad, good));
+            if (j == 3) {
+                inject(c, 1, newView(v, good)); // certificates about fewer than f+1 replicas (a cheap check)
+            }
+        }
         c.run(50_000);
         assertDropped(c, before, Drop.INVALID_NEW_VIEW, 5);
         assertViews(c, 0);

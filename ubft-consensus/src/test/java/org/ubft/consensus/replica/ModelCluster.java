@@ -33,6 +33,8 @@ final class ModelCluster {
     final ReplicaConfig config;
     final Clock clock = new Clock();
     final Replica[] replicas;
+    /** Each replica's crypto (it counts the verifications it made). */
+    final TestCrypto[] cryptos;
     final ReverseApp[] apps;
     final boolean[] crashed;
     final long[] ctbcastK;
@@ -59,6 +61,7 @@ final class ModelCluster {
         this.random = new Random(seed);
         this.keys = TestCrypto.publicKeys(n, clients);
         this.replicas = new Replica[n];
+        this.cryptos = new TestCrypto[n];
         this.apps = new ReverseApp[n];
         this.crashed = new boolean[n];
         this.ctbcastK = new long[n];
@@ -80,7 +83,8 @@ final class ModelCluster {
     void start(int i) {
         apps[i] = new ReverseApp();
         Output output = new Output(i);
-        replicas[i] = new Replica(config, i, apps[i], TestCrypto.forReplica(i, keys), output, clock);
+        cryptos[i] = TestCrypto.forReplica(i, keys);
+        replicas[i] = new Replica(config, i, apps[i], cryptos[i], output, clock);
         transfers[i] = StateTransferBridge.attach(replicas[i], output, StateTransferBridge.config(config, 1 << 16),
             clock, i);
         crashed[i] = false;

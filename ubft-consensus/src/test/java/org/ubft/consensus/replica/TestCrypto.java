@@ -57,9 +57,13 @@ final class TestCrypto implements ConsensusCrypto {
         key.sign(message, offset, length, signature, at);
     }
 
+    /** Verifications of replica signatures made with this instance (one replica's). */
+    long verifications;
+
     @Override
     public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
         REPLICA_VERIFICATIONS.incrementAndGet();
+        verifications++;
         return keys.verify(NodeId.replica(replica), message, offset, length, signature, at, 64);
     }
 

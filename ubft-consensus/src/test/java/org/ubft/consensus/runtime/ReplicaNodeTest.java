@@ -333,6 +333,9 @@ class ReplicaNodeTest {
                 nodes[2] = null;
             } else if (phase == 2) {
                 nodes[2] = node(net, c, 2, 200L << CtbcastNode.EPOCH_SHIFT, dir);
+                assertTrue(nodes[2].streamDescription().startsWith("resumed(k="), nodes[2].streamDescription());
+            } else {
+                assertEquals("new(k=1)", nodes[2].streamDescription());
             }
             for (int r = 0; r < 40; r++) {
                 number++;

@@ -1,0 +1,117 @@
+package org.ubft.consensus.replica;
+
+import java.util.Arrays;
+
+/**
+ * How many signature operations each sender may cause at this replica: a token bucket per replica and per client.
+ * A verification (or a signature made on a peer's behalf, the CRTFY_VC its SEAL_VIEW asks for) takes a token from
+ * the sender of the message that needs it (for a relayed certificate, the relayer); without one the message is
+ * dropped and counted ({@link ReplicaCounters.Drop#OVER_BUDGET}). So a flooding peer slows only itself: the others'
+ * buckets are untouched, and a correct replica never verifies more than {@link #perSlot} signatures per executed
+ * slot and sender, plus a bounded burst, {@link #perView} per view it enters and {@value #PER_MILLI} per millisecond
+ * (liveness while nothing is executed: before GST, during a view change).
+ *
+ * <p>Why a correct sender never runs out (the sizes, from the paper's message pattern): per slot a replica sends at
+ * most one CERTIFY (Algorithm 2, line 22) and one COMMIT whose f+1 shares are mostly known already (Algorithm 2, line
+ * 36), per W slots one CERTIFY-CHECKPOINT and one CHECKPOINT of f+1 shares (lines 47, 61); per view change one
+ * SEAL_VIEW, one CRTFY_VC per subject to the leader, one NEW_VIEW of f+1 certificates of f+1 shares plus their
+ * checkpoint certificates and a re-proposed window (Algorithm 3); a SUMMARY or a gap's held messages at most t at
+ * once (Algorithm 4). {@link #perSlot} is twice the per-slot need, the cap covers a window and a tail of COMMITs at
+ * once plus a NEW_VIEW.
+ */
+final class VerificationBudget {
+    /** Tokens every sender gains per millisecond of this replica's clock. */
+    static final long PER_MILLI = 1;
+
+    private final long cap;
+    private final long perSlot;
+    private final long perView;
+    private final long[] tokens;
+    /** Per source: {@link #credit} when its tokens were last brought up to date (credit is added lazily). */
+    private final long[] seen;
+    private final long[] spent;
+    private final long[] refused;
+    /** Tokens every source has been given so far, beyond the cap it started with. */
+    private long credit;
+    private long lastRefill;
+    private long total;
+
+    /**
+     * @param n       replicas (sources 0 .. n-1); clients are sources n .. n + clients - 1
+     * @param clients clients
+     */
+    VerificationBudget(int n, int clients, int f, int window, int tail, long now) {
+        int quorum = f + 1;
+        this.perSlot = 2L * (quorum + 2);
+        this.perView = (long) window * quorum + 2L * quorum * (quorum + 1) + n;
+        this.cap = (long) (window + tail) * quorum + perView;
+        int sources = n + clients;
+        this.tokens = new long[sources];
+        this.seen = new long[sources];
+        this.spent = new long[sources];
+        this.refused = new long[sources];
+        Arrays.fill(tokens, cap);
+        this.lastRefill = now;
+    }
+
+    /** Takes one token of {@code source} (negative: this replica's own doing, never refused). */
+    boolean take(int source, long now) {
+        if (source < 0) {
+            total++;
+            return true;
+        }
+        refill(now);
+        long t = Math.min(cap, tokens[source] + (credit - seen[source]));
+        seen[source] = credit;
+        if (t <= 0) {
+            tokens[source] = t;
+            refused[source]++;
+            return false;
+        }
+        tokens[source] = t - 1;
+        spent[source]++;
+        total++;
+        return true;
+    }
+
+    /** This replica executed a slot: every sender may cause {@link #perSlot} more. */
+    void slotExecuted() {
+        credit += perSlot;
+    }
+
+    /** This replica entered a view, or caught up by state transfer. */
+    void progressed() {
+        credit += perView;
+    }
+
+    private void refill(long now) {
+        long millis = (now - lastRefill) / 1_000_000;
+        if (millis > 0) {
+            lastRefill += millis * 1_000_000;
+            credit += Math.min(cap, millis * PER_MILLI);
+        }
+    }
+
+    /** Signature operations {@code source} caused here. */
+    long spent(int source) {
+        return spent[source];
+    }
+
+    /** Operations refused to {@code source} for want of tokens. */
+    long refused(int source) {
+        return refused[source];
+    }
+
+    /** Every signature verification (and peer-caused signature) made here. */
+    long total() {
+        return total;
+    }
+
+    long cap() {
+        return cap;
+    }
+
+    long perSlot() {
+        return perSlot;
+    }
+}

@@ -1,0 +1,183 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue "Byzantine hardening", attack 4: one follower floods the others with validly framed messages whose signatures
+ * are garbage (CERTIFY, CERTIFY-CHECKPOINT, CRTFY_VC to the leader, and CTBcast COMMITs with forged certificates in
+ * ever higher views of its own). Before the fix every such message was verified (the issue measured about 560
+ * verifications per executed request in a simulated run); now each is verified at most once per (sender, kind, view,
+ * slot or sequence number), within the sender's budget ({@link VerificationBudget}), and the correct replicas keep
+ * serving clients.
+ */
+class SignatureFloodTest {
+    private static final long MS = 1_000_000;
+    /**
+     * Verifications per executed request a correct replica may make under the flood: the budget's
+     * {@link VerificationBudget#perSlot} for each of the f Byzantine senders per executed slot (at least one request
+     * each), plus what a slot on the slow path needs from the correct ones (2f + 2), plus the cap and the trickle
+     * spread over the run. The fast path needs none.
+     */
+    private static final double BOUND = 12;
+
+    private static ReplicaConfig config() {
+        return ReplicaConfig.defaults(3, 2).withWindow(16).withTimeouts(2 * MS, 20 * MS, 20 * MS);
+    }
+
+    @Test
+    void aFloodOfGarbageSignaturesCostsABoundedNumberOfVerificationsPerRequest() {
+        ModelCluster c = new ModelCluster(config(), 21);
+        assertTrue(c.runUntilDone(50, 2_000 * MS));
+        long[] verifiedBefore = {c.cryptos[0].verifications, c.cryptos[1].verifications};
+        long[] executedBefore = {c.replicas[0].counters().executedRequests(), c.replicas[1].counters().executedRequests()};
+        Random random = new Random(7);
+        long floodView = 0;
+        for (int round = 0; round < 1_000; round++) { // 50 ms: every 50 us, 400 forged messages
+            long view = c.replicas[0].view();
+            long cp = c.replicas[0].checkpointSeq();
+            int w = c.config.window();
+            for (int j = 0; j < 100; j++) {
+                long s = cp + random.nextInt(2 * w);
+                c.tbcastAs(2, certify(view, s, random), 0, 1 + 16 + 32 + 64);
+                c.tbcastAs(2, certifyCheckpoint(cp + w, random), 0, 1 + 8 + 32 + 64);
+                c.sendAs(2, (int) (view % 3), crtfyVc(view, random), 0, CRTFY_VC_BYTES);
+                c.broadcastAs(2, commit(floodView, s, random), 0, COMMIT_BYTES);
+                if (j % 10 == 0) {
+                    UnsafeBuffer seal = new UnsafeBuffer(new byte[9]);
+                    seal.putByte(0, (byte) ConsensusWire.SEAL_VIEW);
+                    seal.putLong(1, ++floodView, ClientWire.ORDER);
+                    c.broadcastAs(2, seal, 0, 9);
+                }
+            }
+            c.run(50_000);
+        }
+        for (int r = 0; r < 2; r++) {
+            long verified = c.cryptos[r].verifications - verifiedBefore[r];
+            long executed = c.replicas[r].counters().executedRequests() - executedBefore[r];
+            String state = "replica " + r + ": " + verified + " verifications for " + executed + " requests; "
+                + c.replicas[r].counters();
+            System.out.println("flood: " + state);
+            assertTrue(executed > 2_000, "the correct replicas keep serving: " + state);
+            assertTrue(verified <= BOUND * executed, state);
+            // each forged CERTIFY or CERTIFY-CHECKPOINT is verified once per (view, slot or sequence number)
+            long failed = c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE);
+            assertTrue(failed <= 2 * (c.replicas[r].executedUpTo() + 2L * c.config.window()), state);
+            assertTrue(c.replicas[r].counters().dropped(ReplicaCounters.Drop.DUPLICATE) > failed, state);
+        }
+    }
+
+    /**
+     * A flood that no deduplication stops, each message new: CHECKPOINTs (CTBcast) for ever higher sequence numbers with
+     * forged certificates, each valid by Algorithm 5 (it supersedes the last). The sender's budget refuses them past its
+     * cap and what progress and time give it; the others are untouched.
+     */
+    @Test
+    void aFloodThatDeduplicationCannotStopRunsIntoTheSendersBudget() {
+        ModelCluster c = new ModelCluster(config(), 22);
+        assertTrue(c.runUntilDone(50, 2_000 * MS));
+        Random random = new Random(8);
+        long seq = c.replicas[0].checkpointSeq();
+        int w = c.config.window();
+        for (int round = 0; round < 200; round++) {
+            for (int j = 0; j < 100; j++) { // 2,000 a millisecond: more than progress gives (8 per executed slot)
+                seq += w;
+                c.broadcastAs(2, checkpoint(seq, random), 0, CHECKPOINT_BYTES);
+            }
+            c.run(50_000);
+        }
+        for (int r = 0; r < 2; r++) {
+            Replica replica = c.replicas[r];
+            String state = "replica " + r + ": " + replica.counters();
+            long refused = replica.counters().dropped(ReplicaCounters.Drop.OVER_BUDGET);
+            assertTrue(refused > 1_000, state);
+            assertTrue(replica.signatureChecksRefused(2) == refused, state);
+            assertTrue(replica.signatureChecksRefused(0) + replica.signatureChecksRefused(1) == 0, state);
+            VerificationBudget budget = new VerificationBudget(3, 2, 1, w, c.config.tail(), 0);
+            long allowed = budget.cap() + budget.perSlot() * replica.executedUpTo() + 20 * VerificationBudget.PER_MILLI
+                + 50 * budget.perSlot();
+            assertTrue(replica.signatureChecksBy(2) <= allowed, replica.signatureChecksBy(2) + " > " + allowed + ": "
+                + state);
+        }
+    }
+
+    private static final int CHECKPOINT_BYTES = 1 + 8 + 32 + 1 + 2 * ConsensusWire.SHARE_BYTES;
+
+    /** ⟨CHECKPOINT, seq, digest, two shares of signers 0 and 1 with garbage signatures⟩. */
+    private static UnsafeBuffer checkpoint(long seq, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[CHECKPOINT_BYTES]);
+        m.putByte(0, (byte) ConsensusWire.CHECKPOINT);
+        m.putLong(1, seq, ClientWire.ORDER);
+        m.putBytes(9, bytes(random, 32));
+        m.putByte(41, (byte) 2);
+        for (int j = 0; j < 2; j++) {
+            int at = 42 + j * ConsensusWire.SHARE_BYTES;
+            m.putShort(at, (short) j, ClientWire.ORDER);
+            m.putBytes(at + 2, bytes(random, 64));
+        }
+        return m;
+    }
+
+    private static UnsafeBuffer certify(long view, long s, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 16 + 32 + 64]);
+        m.putByte(0, (byte) ConsensusWire.CERTIFY);
+        m.putLong(1, view, ClientWire.ORDER);
+        m.putLong(9, s, ClientWire.ORDER);
+        m.putBytes(17, bytes(random, 96));
+        return m;
+    }
+
+    private static UnsafeBuffer certifyCheckpoint(long seq, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 8 + 32 + 64]);
+        m.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
+        m.putLong(1, seq, ClientWire.ORDER);
+        m.putBytes(9, bytes(random, 96));
+        return m;
+    }
+
+    private static final int VC_STATE = 2 + 8 + 8 + 32 + 2 + 1 + 2;
+    private static final int CRTFY_VC_BYTES = 1 + 8 + 4 + VC_STATE + 64;
+
+    /** A CRTFY_VC about replica 2's state in {@code view}, with a garbage signature. */
+    private static UnsafeBuffer crtfyVc(long view, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[CRTFY_VC_BYTES]);
+        m.putByte(0, (byte) ConsensusWire.CRTFY_VC);
+        m.putLong(1, view, ClientWire.ORDER);
+        m.putInt(9, VC_STATE, ClientWire.ORDER);
+        m.putShort(13, (short) 2, ClientWire.ORDER);
+        m.putLong(15, view, ClientWire.ORDER);
+        m.putBytes(13 + VC_STATE, bytes(random, 64));
+        return m;
+    }
+
+    private static final int COMMIT_BYTES = 1 + 8 + 8 + 4 + 2 + 1 + 2 * ConsensusWire.SHARE_BYTES;
+
+    /** ⟨COMMIT, view, s, ⊥, two shares of signers 0 and 1 with garbage signatures⟩. */
+    private static UnsafeBuffer commit(long view, long s, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[COMMIT_BYTES]);
+        m.putByte(0, (byte) ConsensusWire.COMMIT);
+        m.putLong(1, view, ClientWire.ORDER);
+        m.putLong(9, s, ClientWire.ORDER);
+        m.putInt(17, 2, ClientWire.ORDER);
+        m.putShort(21, (short) 0, ClientWire.ORDER);
+        m.putByte(23, (byte) 2);
+        for (int j = 0; j < 2; j++) {
+            int at = 24 + j * ConsensusWire.SHARE_BYTES;
+            m.putShort(at, (short) j, ClientWire.ORDER);
+            m.putBytes(at + 2, bytes(random, 64));
+        }
+        return m;
+    }
+
+    private static byte[] bytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+}

@@ -1,0 +1,52 @@
+package org.ubft.consensus.replica;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class VerificationBudgetTest {
+    private static final long MS = 1_000_000;
+
+    @Test
+    void aSenderHasItsCapThenWhatProgressAndTimeGiveIt() {
+        VerificationBudget b = new VerificationBudget(3, 2, 1, 16, 8, 0);
+        long cap = b.cap();
+        for (long i = 0; i < cap; i++) {
+            assertTrue(b.take(2, 0));
+        }
+        assertFalse(b.take(2, 0), "the cap is spent");
+        assertEquals(1, b.refused(2));
+        assertTrue(b.take(1, 0), "another replica's budget is its own");
+        assertTrue(b.take(3, 0), "and so is a client's (source n + c)");
+        b.slotExecuted();
+        for (long i = 0; i < b.perSlot(); i++) {
+            assertTrue(b.take(2, 0));
+        }
+        assertFalse(b.take(2, 0), "an executed slot gives perSlot more");
+        assertTrue(b.take(2, 3 * MS), "a millisecond gives PER_MILLI more");
+        assertTrue(b.take(2, 3 * MS));
+        assertTrue(b.take(2, 3 * MS));
+        assertFalse(b.take(2, 3 * MS));
+        assertEquals(cap + b.perSlot() + 3, b.spent(2));
+    }
+
+    @Test
+    void creditNeverLiftsASenderAboveTheCapAndOwnWorkIsNeverRefused() {
+        VerificationBudget b = new VerificationBudget(3, 0, 1, 16, 8, 0);
+        for (int i = 0; i < 1_000; i++) {
+            b.slotExecuted();
+            b.progressed();
+        }
+        long taken = 0;
+        while (b.take(0, 0)) {
+            taken++;
+        }
+        assertEquals(b.cap(), taken, "a quiet sender saves up to the cap, no more");
+        for (int i = 0; i < 10_000; i++) {
+            assertTrue(b.take(-1, 0));
+        }
+        assertEquals(b.cap() + 10_000, b.total());
+    }
+}
