@@ -62,6 +62,8 @@ public final class ResourceChecker implements Checker {
     private final long[] maxWindowExcess;
     private final boolean[] reportedWindow;
     private final boolean[] reportedCycle;
+    private final long[] windowBusy;
+    private final double[] maxBusyFraction;
     private final double[] verifiesPerRequest;
     private boolean warm;
     private long windowStart;
@@ -78,6 +80,8 @@ public final class ResourceChecker implements Checker {
         this.maxWindowExcess = new long[n];
         this.reportedWindow = new boolean[n];
         this.reportedCycle = new boolean[n];
+        this.windowBusy = new long[n];
+        this.maxBusyFraction = new double[n];
         this.verifiesPerRequest = new double[n];
     }
 
@@ -97,6 +101,7 @@ public final class ResourceChecker implements Checker {
             for (int i = 0; i < n; i++) {
                 baseVerifies[i] = windowVerifies[i] = cpu.apply(i).verifies();
                 baseExecuted[i] = windowExecuted[i] = cpu.apply(i).executed();
+                windowBusy[i] = cpu.apply(i).busyNanos();
             }
             return;
         }
@@ -112,6 +117,7 @@ public final class ResourceChecker implements Checker {
         if (time - windowStart >= WINDOW_NANOS) {
             for (int i = 0; i < n; i++) {
                 endWindow(i, time);
+                endBusyWindow(i, time, time - windowStart);
             }
             windowStart = time;
         }
@@ -131,6 +137,22 @@ public final class ResourceChecker implements Checker {
                 + " executed requests in the " + WINDOW_NANOS / 1_000_000 + " ms to " + time + " ns: over "
                 + MAX_VERIFIES_PER_REQUEST + " per request + " + WINDOW_ALLOWANCE + " (" + c + ")");
         }
+    }
+
+    private void endBusyWindow(int i, long time, long length) {
+        ReplicaCpu c = cpu.apply(i);
+        double busy = (c.busyNanos() - windowBusy[i]) / (double) length;
+        windowBusy[i] = c.busyNanos();
+        maxBusyFraction[i] = Math.max(maxBusyFraction[i], busy);
+    }
+
+    /**
+     * The largest share of a window replica {@code i} was busy (measured, not bounded: correct slow-path runs keep a
+     * replica busy up to 99% of a window at the default Ed25519 costs, byz-register-writer, so a busy share tells a
+     * flood from a slow path no better than the per-request rule does).
+     */
+    public double maxBusyFraction(int i) {
+        return maxBusyFraction[i];
     }
 
     @Override

@@ -12,6 +12,10 @@ import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
 import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
+import org.ubft.sim.byzantine.FieldMutator;
+import org.ubft.sim.byzantine.Moment;
+import org.ubft.sim.byzantine.SignatureFlood;
+import org.ubft.sim.byzantine.SilentAtMoment;
 import org.ubft.sim.byzantine.Forger;
 import org.ubft.sim.byzantine.LeaderOnlyClient;
 import org.ubft.sim.byzantine.RegisterWriter;
@@ -188,9 +192,64 @@ public final class ByzantineScenarios {
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
             + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
 
+    public static final Scenario MUTATOR_LEADER = byz("byz-mutator-leader",
+        "the leader of view 0 rewrites fields of one in 8 of its consensus messages from 5 ms on (boundary and"
+            + " adversarial values, re-signed where its own signature; CTBcast to some receivers only) and sends a"
+            + " mutated copy besides one in 8 more", 0, () -> new FieldMutator(FROM, 8));
+
+    public static final Scenario MUTATOR_FOLLOWER = byz("byz-mutator-follower",
+        "a follower mutates its consensus messages as byz-mutator-leader does", 1, () -> new FieldMutator(FROM, 8));
+
+    /**
+     * An omniscient next leader: replica 1 (the leader of view 1) follows the protocol until a correct replica starts
+     * changing view (it sealed view 0 and waits for a NEW_VIEW), and from that moment sends nothing. The view change
+     * is forced by pausing the correct leader of view 0 (asynchrony: GST when it resumes); the correct replicas must
+     * time view 1 out and go on in view 2.
+     */
+    public static final Scenario SILENT_AT_VIEW_CHANGE = Scenario.of("byz-silent-at-view-change",
+        "the leader of view 0 pauses for 25-40 ms at 5-10 ms; replica 1 (leader of view 1) goes silent the moment a"
+            + " correct replica starts changing view (omniscient timing); GST when the leader resumes",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            long at = Faults.between(r, 5 * MS, 10 * MS);
+            long duration = Faults.between(r, 25 * MS, 40 * MS);
+            Faults.pauseReplica(c, 0, at, duration);
+            long gst = at + duration;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, new SilentAtMoment("silent-at-view-change",
+            Moment.correctReplicaChangesView(), FROM, Long.MAX_VALUE)});
+
+    /** How often the signature flood sends a burst (virtual time): once per driver tick. */
+    public static final long FLOOD_PERIOD = 10_000;
+
+    /** The signature flood's schedule, flooding or not (the same run without the flood, for comparison). */
+    public static Scenario signatureFlood(boolean flooding) {
+        return byz(flooding ? "byz-signature-flood" : "byz-signature-flood-off", (flooding ? "" : "(without the"
+            + " flood) ") + "a follower also sends, every 10 us from 5 ms on, a CERTIFY and a CERTIFY_CHECKPOINT"
+            + " (TBcast) and a CRTFY_VC to the leader with garbage signatures, and every 100 us a COMMIT with garbage"
+            + " shares: each correct replica verifies each one before dropping it", 2,
+            () -> new SignatureFlood(FROM, FLOOD_PERIOD, flooding));
+    }
+
+    /**
+     * A known bug (in {@link Scenarios#KNOWN_BUGS}, not in {@link #ALL}): the correct replicas verify every garbage
+     * signature that reaches them (155-245 per executed request, seeds 1-2; the resource checker fires) until
+     * consensus deduplicates and budgets verifications per peer. Run without CPU costs ({@link CpuCosts#FREE}), so
+     * that the verifications per request show what the protocol does, not what the CPU lets through: with the
+     * default costs each victim's CPU saturates (about 1,300 verifications in a 100 ms run), it executes 60% fewer
+     * requests and verifies about 17 per request, under the checker's bound, while the clients' p50 grows from 9 to
+     * 100 µs (SignatureFloodTest measures both).
+     */
+    public static final Scenario SIGNATURE_FLOOD = signatureFlood(true)
+        .withOptions(r -> SimOptions.defaults().withCpu(CpuCosts.FREE));
+
+    /** {@link #SIGNATURE_FLOOD}'s schedule without the flood. */
+    public static final Scenario SIGNATURE_FLOOD_OFF = signatureFlood(false);
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
-        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK);
+        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE);
 }

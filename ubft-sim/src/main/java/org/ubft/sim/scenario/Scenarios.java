@@ -246,7 +246,7 @@ public final class Scenarios {
      * request).
      */
     public static final List<Scenario> KNOWN_BUGS = List.of(LAGGING_FOLLOWER_PARTNER_CRASH_CPU,
-        RESTART_THEN_LEADER_CRASH_CPU);
+        RESTART_THEN_LEADER_CRASH_CPU, ByzantineScenarios.SIGNATURE_FLOOD);
 
     /** The scenario called {@code name} (of {@link #ALL}, {@link #KNOWN_BUGS} or {@link #TOO_MANY_CRASHES}), or null. */
     public static Scenario byName(String name) {

@@ -99,13 +99,15 @@ public final class Simulator {
         double[] perRequest = new double[n];
         long[] perCycle = new long[n];
         long[] windowExcess = new long[n];
+        double[] busy = new double[n];
         for (int i = 0; i < n; i++) {
             perRequest[i] = resources.verifiesPerRequest(i);
             perCycle[i] = cluster.cpu(i).maxCryptoPerCycle();
             windowExcess[i] = resources.maxWindowExcess(i);
+            busy[i] = resources.maxBusyFraction(i);
         }
         RunMeasures measures = new RunMeasures(latencies.percentile(50), latencies.percentile(99), perRequest, perCycle,
-            windowExcess);
+            windowExcess, busy);
         return new RunResult(scenario.name(), seed, violations, cluster.now(), System.nanoTime() - wallStart, submitted,
             accepted, cluster.countersLines(), measures);
     }
