@@ -34,6 +34,8 @@ public final class FieldMutator extends ByzantineBehaviour {
     private long resigned;
     private long replaced;
     private long copies;
+    /** This incarnation's node (set at attach, before it runs): the identifier its next CTBcast gets. */
+    private ReplicaNode node;
 
     /** @param oneIn one message in {@code oneIn} is replaced, and as many get a mutated copy besides */
     public FieldMutator(long from, int oneIn) {
@@ -73,7 +75,24 @@ public final class FieldMutator extends ByzantineBehaviour {
     }
 
     @Override
+    public String toString() {
+        StringBuilder types = new StringBuilder();
+        for (int t = 0; t < byType.length; t++) {
+            if (byType[t] != 0) {
+                types.append(types.length() == 0 ? "" : ",").append(t).append(':').append(byType[t]);
+            }
+        }
+        StringBuilder kinds = new StringBuilder();
+        for (MessageFields.Kind k : MessageFields.Kind.values()) {
+            kinds.append(kinds.length() == 0 ? "" : ",").append(k).append(':').append(byKind[k.ordinal()]);
+        }
+        return super.toString() + "{replaced=" + replaced + " copies=" + copies + " resigned=" + resigned
+            + " ctbcast_rewritten=" + rewrites.rewritten() + " types={" + types + "} fields={" + kinds + "}}";
+    }
+
+    @Override
     public void attach(ReplicaNode node, SlotContext slot) {
+        this.node = node;
         rewrites.install(node, slot.replica(), slot.key());
     }
 
@@ -139,11 +158,13 @@ public final class FieldMutator extends ByzantineBehaviour {
             public long ctbcast(DirectBuffer b, int off, int len) {
                 int roll = roll(b, off, len);
                 byte[] m = roll == 0 ? null : mutate(b, off, len);
-                long k = real.ctbcast(b, off, len);
                 if (m != null && roll == 1) {
+                    // registered before the broadcast: its LOCK may leave inside it
                     replaced++;
-                    rewrites.replace(k, m, receivers());
-                } else if (m != null) {
+                    rewrites.replace(node.ctbcast().nextOwnK(), m, receivers());
+                }
+                long k = real.ctbcast(b, off, len);
+                if (m != null && roll != 1) {
                     copies++;
                     real.ctbcast(new UnsafeBuffer(m), 0, m.length);
                 }
