@@ -10,6 +10,9 @@ import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.fabric.sim.SimNetwork;
 import org.ubft.memnode.MemoryNode;
 import org.ubft.memnode.register.RegisterRegions;
+import org.ubft.sim.cpu.CountingConsensusCrypto;
+import org.ubft.sim.cpu.CountingCryptoService;
+import org.ubft.sim.cpu.ReplicaCpu;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,7 +28,10 @@ import java.util.SplittableRandom;
  * <p><b>Driving.</b> {@link #runUntil} runs the network's events one at a time and, after each event, one
  * {@code doWork()} of every running replica (in index order; a paused or crashed one is skipped) and every client
  * (in index order). A tick event every {@link SimOptions#tickNanos()} makes sure every node also runs when no
- * network event is due, so timers fire at most a tick late.
+ * network event is due, so timers fire at most a tick late. After a replica's {@code doWork()} the signatures it made
+ * and verified and the requests it executed in it are charged at {@link SimOptions#cpu()}: the replica is busy (not
+ * run, its memory reachable, as when paused) for that much virtual time ({@link ReplicaCpu}); what it sent in the
+ * cycle leaves at once.
  *
  * <p><b>Determinism.</b> One seed fixes the network's random source, the keys ({@link SimKeys}) and the clients'
  * payloads; sessions and CTBcast epochs come from virtual time; nodes run in a fixed order. Same seed and same calls
@@ -49,6 +55,10 @@ public final class SimCluster {
     private final OwnStreamLog[] diskSnapshots;
     private final long[] lastEpoch;
     private final long[] pausedUntil;
+    /** Per replica slot: its signatures and executions, and until when they keep it busy (CPU in virtual time). */
+    private final ReplicaCpu[] cpu;
+    /** What the slots' behaviours may read of every replica's state ({@link SlotContext#omniscience()}). */
+    private final Omniscience omniscience;
     private final long[] views;
     private final SimClient[] clients;
     private final boolean[] memnodeUp;
@@ -89,6 +99,11 @@ public final class SimCluster {
         this.diskSnapshots = new OwnStreamLog[n];
         this.lastEpoch = new long[n];
         this.pausedUntil = new long[n];
+        this.cpu = new ReplicaCpu[n];
+        this.omniscience = new Omniscience(n, r -> this.nodes[r], r -> this.behaviours[r].correct());
+        for (int i = 0; i < n; i++) {
+            cpu[i] = new ReplicaCpu();
+        }
         this.views = new long[n];
         this.memnodeUp = new boolean[cluster.memnodeCount()];
         for (int j = 0; j < cluster.memnodeCount(); j++) {
@@ -112,20 +127,24 @@ public final class SimCluster {
         scheduleTick();
     }
 
+    private static final Runnable NOTHING = () -> { };
+
     private void scheduleTick() {
         net.schedule(options.tickNanos(), this::scheduleTick);
     }
 
     private void startReplica(int i) {
-        RecordingApp app = new RecordingApp(i, events, net::nanoTime,
+        RecordingApp app = new RecordingApp(i, countingExecutions(i), net::nanoTime,
             options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
         StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
         // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
         SlotContext slot = new SlotContext(i, incarnations[i], cluster, keys.replicaKey(i),
-            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock(), net);
+            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock(), net,
+            omniscience);
         ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
-            ReplicaNode.ctbcastOptions(config), keys.consensusCrypto(i), keys.ctbcastCrypto(i), net.clock(),
+            ReplicaNode.ctbcastOptions(config), new CountingConsensusCrypto(keys.consensusCrypto(i), cpu[i]),
+            new CountingCryptoService(keys.ctbcastCrypto(i), cpu[i]), net.clock(),
             output -> behaviours[i].wrapOutput(output, slot));
         behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
@@ -135,9 +154,26 @@ public final class SimCluster {
         if (streamLogs[i] == null) {
             streamLogs[i] = ReplicaNode.ownStreamLog(config, null);
         }
+        cpu[i].restarted();
         node.startAt(epoch, streamLogs[i]);
         nodes[i] = node;
         views[i] = node.replica().view();
+    }
+
+    /** The events as the slot's application reports them, each execution also counted in its {@link ReplicaCpu}. */
+    private SimEvents countingExecutions(int i) {
+        return new SimEvents() {
+            @Override
+            public void executed(long time, int replica, long position, byte[] payload) {
+                cpu[i].countExecution();
+                events.executed(time, replica, position, payload);
+            }
+
+            @Override
+            public void restored(long time, int replica, long position) {
+                events.restored(time, replica, position);
+            }
+        };
     }
 
     // ---- running ------------------------------------------------------------------------------------
@@ -157,7 +193,7 @@ public final class SimCluster {
         long now = net.nanoTime();
         for (int i = 0; i < nodes.length; i++) {
             ReplicaNode node = nodes[i];
-            if (node == null || now < pausedUntil[i]) {
+            if (node == null || now < pausedUntil[i] || cpu[i].busy(now)) {
                 continue;
             }
             try {
@@ -166,6 +202,10 @@ public final class SimCluster {
                 events.failed(now, i, e);
                 stopReplica(i);
                 continue;
+            }
+            long cost = cpu[i].charge(now, options.cpu());
+            if (cost > 0) {
+                net.schedule(cost, NOTHING); // so that the replica runs again the moment it is free, not at a tick
             }
             long view = node.replica().view();
             if (view != views[i]) {
@@ -248,7 +288,10 @@ public final class SimCluster {
         diskSnapshots[i] = streamLogs[i] == null ? null : streamLogs[i].copyInMemory();
     }
 
-    /** Replica {@code i} does not run (its memory stays reachable, as in a GC pause) until virtual time {@code until}. */
+    /**
+     * Replica {@code i} does not run (its memory stays reachable, as in a GC pause) until virtual time {@code until}.
+     * A replica is also kept from running while its CPU works off its last duty cycle ({@link #cpu}).
+     */
     public void pauseReplica(int i, long until) {
         pausedUntil[i] = until;
     }
@@ -287,6 +330,19 @@ public final class SimCluster {
     /** Replica {@code i}'s running node, or {@code null} while it is crashed. */
     public ReplicaNode replica(int i) {
         return nodes[i];
+    }
+
+    /**
+     * Replica slot {@code i}'s CPU accounting over the run: signatures made and verified, requests executed, busy
+     * time ({@link SimOptions#cpu()}).
+     */
+    public ReplicaCpu cpu(int i) {
+        return cpu[i];
+    }
+
+    /** The read-only view of every replica's protocol state that the behaviours get ({@link SlotContext}). */
+    public Omniscience omniscience() {
+        return omniscience;
     }
 
     public ReplicaBehaviour behaviour(int i) {

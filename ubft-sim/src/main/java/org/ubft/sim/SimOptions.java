@@ -2,6 +2,7 @@ package org.ubft.sim;
 
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.sim.cpu.CpuCosts;
 
 /**
  * The shape and timing of a simulated cluster: f (n = 2f + 1 replicas), f_m (2f_m + 1 memory nodes), clients and
@@ -10,40 +11,43 @@ import org.ubft.consensus.replica.ReplicaConfig;
  * driver's tick: every node's {@code doWork()} runs after every network event and at least every tick; and the
  * workload: {@code kvKeys} 0 for the payload workload ({@link Payloads}), or the number of keys of the key-value
  * workload (the replicas run a {@link org.ubft.apps.kv.KvStore} under the {@link RecordingApp} and the clients issue
- * random GET/PUT/INCR/CAS on keys 1..kvKeys: {@link SimClient}).
+ * random GET/PUT/INCR/CAS on keys 1..kvKeys: {@link SimClient}); and what the replicas' CPU work costs in virtual
+ * time ({@link CpuCosts}: each signature made or verified, each request executed, charged as busy time after the duty
+ * cycle that did it).
  */
 public record SimOptions(int f, int fm, int clients, int inFlight, int window, int tail, int slowPathMicros,
                          int requestTimeoutMillis, int viewChangeTimeoutMillis, long clientTimeoutNanos,
                          long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path,
-                         int kvKeys) {
+                         int kvKeys, CpuCosts cpu) {
 
     /**
      * f = f_m = 1, 2 clients with 4 requests in flight each and 1 ms think time, W = 32, t = 16, slow path after
-     * 500 µs, request timeout 10 ms, view-change timeout 20 ms, client retransmission 1..20 ms, 10 µs ticks.
+     * 500 µs, request timeout 10 ms, view-change timeout 20 ms, client retransmission 1..20 ms, 10 µs ticks, Ed25519
+     * CPU costs ({@link CpuCosts#DEFAULT}).
      */
     public static SimOptions defaults() {
         return new SimOptions(1, 1, 2, 4, 32, 16, 500, 10, 20, 1_000_000, 20_000_000, 10_000, 1_000_000,
-            ReplicaConfig.Path.FAST, 0);
+            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT);
     }
 
     public SimOptions withClients(int count, int perClientInFlight) {
         return new SimOptions(f, fm, count, perClientInFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu);
     }
 
     public SimOptions withWindowAndTail(int w, int t) {
         return new SimOptions(f, fm, clients, inFlight, w, t, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu);
     }
 
     public SimOptions withPath(ReplicaConfig.Path first) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys, cpu);
     }
 
     public SimOptions withThinkNanos(long mean) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys, cpu);
     }
 
     /** The key-value workload on {@code keys} keys (1 to 64; a small key space makes operations conflict). */
@@ -52,7 +56,14 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
             throw new IllegalArgumentException("the key-value workload needs 1 to 64 keys, got " + keys);
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu);
+    }
+
+    /** The same cluster with virtual CPU costs {@code costs} ({@link CpuCosts#FREE}: none). */
+    public SimOptions withCpu(CpuCosts costs) {
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys,
+            java.util.Objects.requireNonNull(costs));
     }
 
     /** Whether the workload is the key-value one ({@link #withKv}). */

@@ -2590,6 +2590,26 @@ public final class Replica {
         return fetching;
     }
 
+    /**
+     * Whether this replica sent WILL_COMMIT for slot {@code s} in its current view (Algorithm 2, line 27): a
+     * read-only observer (the simulator's adversaries time their steps on it); false for a slot outside the table.
+     */
+    public boolean sentWillCommit(long s) {
+        int i = s < 0 ? -1 : slotIndexIfCurrent(s);
+        return i >= 0 && sentWillCommit[i] == view;
+    }
+
+    /** The highest slot this replica sent WILL_COMMIT for in its current view, or -1 (read-only, scans the table). */
+    public long lastWillCommit() {
+        long last = -1;
+        for (int i = 0; i < table; i++) {
+            if (sentWillCommit[i] == view && slotNo[i] > last) {
+                last = slotNo[i];
+            }
+        }
+        return last;
+    }
+
     public ReplicaCounters counters() {
         return counters;
     }

@@ -41,6 +41,11 @@ final class ConsensusMessages {
         return b.getLong(off + SLOT, ORDER);
     }
 
+    /** The batch length field of a PREPARE or COMMIT (as written: a Byzantine sender's may lie), 0 if negative. */
+    static int batchLength(DirectBuffer b, int off) {
+        return Math.max(0, b.getInt(off + BATCH_LENGTH, ORDER));
+    }
+
     static byte[] copy(DirectBuffer b, int off, int len) {
         byte[] m = new byte[len];
         b.getBytes(off, m);

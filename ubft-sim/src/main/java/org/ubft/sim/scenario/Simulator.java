@@ -1,5 +1,6 @@
 package org.ubft.sim.scenario;
 
+import org.ubft.sim.ClientLatencies;
 import org.ubft.sim.EventHub;
 import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
@@ -11,6 +12,7 @@ import org.ubft.sim.check.ExceptionChecker;
 import org.ubft.sim.check.KvLinearizabilityChecker;
 import org.ubft.sim.check.LivenessChecker;
 import org.ubft.sim.check.NoDuplicateChecker;
+import org.ubft.sim.check.ResourceChecker;
 import org.ubft.sim.check.ValidityChecker;
 import org.ubft.sim.check.Violations;
 
@@ -22,7 +24,8 @@ import java.util.function.IntPredicate;
 
 /**
  * Runs one scenario with one seed: builds the cluster, lets the scenario plan its faults, attaches the checkers (and
- * the trace, if asked; the linearizability checker for the key-value workload) and runs to the plan's end. The seed fixes everything: the scenario's choices come from one
+ * the trace, if asked; the linearizability checker for the key-value workload; the resource checker, CPU work per
+ * request) and runs to the plan's end. The seed fixes everything: the scenario's choices come from one
  * random stream and the cluster's (network, keys, workload) from another, both drawn from the seed.
  */
 public final class Simulator {
@@ -58,6 +61,10 @@ public final class Simulator {
         Plan plan = scenario.planner().plan(cluster, planRandom);
         cluster.stopSubmitting(plan.stopSubmitting());
         checkers.add(new BoundedMemoryChecker(violations, cluster.probes()));
+        ResourceChecker resources = new ResourceChecker(violations, options.n(), cluster::cpu, correct);
+        checkers.add(resources);
+        ClientLatencies latencies = new ClientLatencies(c -> cluster.clientBehaviour(c).correct());
+        hub.add(latencies);
         if (options.kv()) {
             checkers.add(new KvLinearizabilityChecker(violations));
         }
@@ -88,7 +95,20 @@ public final class Simulator {
             submitted += cluster.client(c).submitted();
             accepted += cluster.client(c).core().counters().requestsCompleted();
         }
+        int n = options.n();
+        double[] perRequest = new double[n];
+        long[] perCycle = new long[n];
+        long[] windowExcess = new long[n];
+        double[] busy = new double[n];
+        for (int i = 0; i < n; i++) {
+            perRequest[i] = resources.verifiesPerRequest(i);
+            perCycle[i] = cluster.cpu(i).maxCryptoPerCycle();
+            windowExcess[i] = resources.maxWindowExcess(i);
+            busy[i] = resources.maxBusyFraction(i);
+        }
+        RunMeasures measures = new RunMeasures(latencies.percentile(50), latencies.percentile(99), perRequest, perCycle,
+            windowExcess, busy);
         return new RunResult(scenario.name(), seed, violations, cluster.now(), System.nanoTime() - wallStart, submitted,
-            accepted, cluster.countersLines());
+            accepted, cluster.countersLines(), measures);
     }
 }

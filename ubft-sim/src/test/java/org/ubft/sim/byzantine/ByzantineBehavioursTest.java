@@ -86,8 +86,9 @@ class ByzantineBehavioursTest {
 
     @Test
     void aCensoringLeaderIsSuspectedAndReplaced() {
-        attackFailsSafely(ByzantineScenarios.CENSOR_CLIENT,
-            p -> viewChanged(p, 1, 2) && p.counter(1, "complaints") + p.counter(2, "complaints") > 0);
+        // complaints of any replica: with CPU costs (seed 3) the censor's own replica may complain first
+        attackFailsSafely(ByzantineScenarios.CENSOR_CLIENT, p -> viewChanged(p, 1, 2)
+            && p.counter(0, "complaints") + p.counter(1, "complaints") + p.counter(2, "complaints") > 0);
     }
 
     @Test

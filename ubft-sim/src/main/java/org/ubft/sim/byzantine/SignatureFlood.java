@@ -1,0 +1,151 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.NodeId;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.consensus.runtime.ReplicaNode;
+import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.sim.Omniscience;
+import org.ubft.sim.SlotContext;
+
+/**
+ * A follower that, besides following the protocol, floods the others with validly framed messages whose signatures
+ * are garbage, each of which a correct replica must verify before it can drop it (the signature is the only thing
+ * wrong): from virtual time {@code from} on, one burst every {@code period} of virtual time (a timer on the simulated
+ * network, so the rate does not depend on the replica's own traffic), each burst
+ * <ul>
+ *   <li>a CERTIFY for the correct replicas' current view and a slot of their window (TBcast, to all);</li>
+ *   <li>a CERTIFY_CHECKPOINT for their next checkpoint (TBcast, to all);</li>
+ *   <li>a CRTFY_VC for the current view to its leader (point to point), its state naming a subject and the view;</li>
+ *   <li>every {@value #COMMIT_EVERY}th burst, a copy of its latest real COMMIT with garbage share signatures (CTBcast:
+ *       its stream takes only t messages between summaries, so fewer of these).</li>
+ * </ul>
+ * The view, window and checkpoint come from {@link SlotContext#omniscience()} (a real attacker learns them from the
+ * traffic it receives). With {@code flooding} false it runs the same timers and draws nothing: the same schedule
+ * without the flood, for comparison.
+ */
+public final class SignatureFlood extends ByzantineBehaviour {
+    /** One burst in this many carries a COMMIT with garbage shares. */
+    public static final int COMMIT_EVERY = 10;
+
+    private final long from;
+    private final long period;
+    private final boolean flooding;
+    private final long[] sent = new long[256];
+    private ReplicaOutput out;
+    private byte[] lastCommit;
+    private long bursts;
+
+    public SignatureFlood(long from, long period, boolean flooding) {
+        super(flooding ? "signature-flood" : "signature-flood-off");
+        this.from = from;
+        this.period = period;
+        this.flooding = flooding;
+    }
+
+    /** Garbage-signed messages of consensus type {@code type} sent. */
+    public long sent(int type) {
+        return sent[type & 0xFF];
+    }
+
+    @Override
+    public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
+        ForwardingOutput forwarding = new ForwardingOutput(output) {
+            @Override
+            public long ctbcast(DirectBuffer b, int off, int len) {
+                if (ConsensusMessages.type(b, off, len) == ConsensusWire.COMMIT) {
+                    lastCommit = ConsensusMessages.copy(b, off, len);
+                }
+                return real.ctbcast(b, off, len);
+            }
+        };
+        this.out = output;
+        return forwarding;
+    }
+
+    @Override
+    public void attach(ReplicaNode node, SlotContext slot) {
+        schedule(slot, Math.max(0, from - slot.now()));
+    }
+
+    private void schedule(SlotContext slot, long delay) {
+        slot.network().schedule(delay, () -> {
+            if (!slot.network().isUp(NodeId.replica(slot.replica()))) {
+                return; // this incarnation crashed: a restart attaches again
+            }
+            if (flooding) {
+                burst(slot);
+            }
+            schedule(slot, period);
+        });
+    }
+
+    private void burst(SlotContext slot) {
+        Omniscience o = slot.omniscience();
+        int me = slot.replica();
+        int n = slot.cluster().n();
+        int window = slot.cluster().consensusWindow();
+        long view = Math.max(0, o.highestCorrectView());
+        long checkpoint = 0;
+        for (int i = 0; i < n; i++) {
+            if (o.correct(i)) {
+                checkpoint = Math.max(checkpoint, o.checkpoint(i));
+            }
+        }
+        bursts++;
+        acted();
+        // CERTIFY(view, slot in the window, digest, garbage signature)
+        UnsafeBuffer certify = new UnsafeBuffer(new byte[17 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
+        certify.putByte(0, (byte) ConsensusWire.CERTIFY);
+        certify.putLong(1, view, ConsensusMessages.ORDER);
+        certify.putLong(9, checkpoint + slot.random().nextInt(window), ConsensusMessages.ORDER);
+        certify.putBytes(17, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
+        tbcast(certify, ConsensusWire.CERTIFY);
+        // CERTIFY_CHECKPOINT(next checkpoint, digest, garbage signature)
+        UnsafeBuffer cc = new UnsafeBuffer(new byte[9 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
+        cc.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
+        cc.putLong(1, checkpoint + window, ConsensusMessages.ORDER);
+        cc.putBytes(9, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
+        tbcast(cc, ConsensusWire.CERTIFY_CHECKPOINT);
+        // CRTFY_VC(view, state = (subject, view, 16 bytes), garbage signature) to leader(view)
+        int leader = (int) (view % n);
+        if (leader != me) {
+            int state = 2 + 8 + 16;
+            UnsafeBuffer vc = new UnsafeBuffer(new byte[13 + state + ConsensusWire.SIGNATURE_BYTES]);
+            vc.putByte(0, (byte) ConsensusWire.CRTFY_VC);
+            vc.putLong(1, view, ConsensusMessages.ORDER);
+            vc.putInt(9, state, ConsensusMessages.ORDER);
+            vc.putShort(13, (short) me, ConsensusMessages.ORDER);
+            vc.putLong(15, view, ConsensusMessages.ORDER);
+            vc.putBytes(23, garbage(slot, 16 + ConsensusWire.SIGNATURE_BYTES));
+            out.send(leader, vc, 0, vc.capacity());
+            sent[ConsensusWire.CRTFY_VC]++;
+        }
+        // COMMIT with garbage shares, a copy of the latest real one
+        if (bursts % COMMIT_EVERY == 0 && lastCommit != null) {
+            byte[] m = lastCommit.clone();
+            int sharesAt = ConsensusMessages.BATCH + ConsensusMessages.batchLength(new UnsafeBuffer(m), 0);
+            if (sharesAt < m.length) {
+                int k = m[sharesAt] & 0xFF;
+                for (int j = 0; j < k && sharesAt + 1 + (j + 1) * ConsensusWire.SHARE_BYTES <= m.length; j++) {
+                    byte[] sig = garbage(slot, ConsensusWire.SIGNATURE_BYTES);
+                    System.arraycopy(sig, 0, m, sharesAt + 1 + j * ConsensusWire.SHARE_BYTES + 2, sig.length);
+                }
+                out.ctbcast(new UnsafeBuffer(m), 0, m.length);
+                sent[ConsensusWire.COMMIT]++;
+            }
+        }
+    }
+
+    private void tbcast(UnsafeBuffer m, int type) {
+        out.tbcast(m, 0, m.capacity());
+        sent[type]++;
+    }
+
+    private static byte[] garbage(SlotContext slot, int n) {
+        byte[] b = new byte[n];
+        slot.random().nextBytes(b);
+        return b;
+    }
+}
