@@ -206,6 +206,13 @@ public final class Replica {
     private final byte[] vcDigest;
     private final int maxVcStateBytes;
 
+    // --- CRTFY_VC sent, per subject: the latest, to send again while the NEW_VIEW does not come ---
+    private final int maxCrtfyVcBytes;
+    private final UnsafeBuffer crtfyVcSent;
+    private final int[] crtfyVcSentLength;
+    private final long[] crtfyVcSentView;
+    private long crtfyVcResentAt;
+
     private StateTransferPort transfer = StateTransferPort.NONE;
 
     // --- scratch ---
@@ -306,6 +313,11 @@ public final class Replica {
         ckDigest = new byte[n * DIGEST_BYTES];
         ckSig = new byte[n * SIGNATURE_BYTES];
         maxVcStateBytes = PeerState.maxViewChangeStateBytes(window, maxSharesBytes);
+        maxCrtfyVcBytes = 1 + 8 + 4 + maxVcStateBytes + SIGNATURE_BYTES;
+        crtfyVcSent = new UnsafeBuffer(new byte[Math.multiplyExact(n, maxCrtfyVcBytes)]);
+        crtfyVcSentLength = new int[n];
+        crtfyVcSentView = new long[n];
+        Arrays.fill(crtfyVcSentView, -1);
         vcView = new long[n * n];
         Arrays.fill(vcView, -1);
         vcTried = new long[n * n];
@@ -1528,7 +1540,33 @@ public final class Replica {
         crypto.sign(statement, 0, len, signature, 0);
         writer.wrap(send, 0).u8(ConsensusWire.CRTFY_VC).i64(v).i32(stateLength);
         send.putBytes(stateAt + stateLength, signature, 0, SIGNATURE_BYTES);
-        out.send(checks.leader(v), send, 0, stateAt + stateLength + SIGNATURE_BYTES);
+        int length = stateAt + stateLength + SIGNATURE_BYTES;
+        out.send(checks.leader(v), send, 0, length);
+        // kept to be sent again while the view waits for its NEW_VIEW (a point-to-point message can be lost)
+        crtfyVcSent.putBytes(p.replica * maxCrtfyVcBytes, send, 0, length);
+        crtfyVcSentLength[p.replica] = length;
+        crtfyVcSentView[p.replica] = v;
+    }
+
+    /**
+     * While this replica is in a view whose NEW_VIEW has not come: every {@code retry}, its CRTFY_VCs about the replicas
+     * that sealed this view go to the leader again, as sent (no new signature; the leader drops copies it holds). A
+     * CRTFY_VC lost before GST otherwise left the leader short of f+1 certificates until the view timed out.
+     */
+    private int resendCrtfyVcs(long now, long retry) {
+        if (now - crtfyVcResentAt < retry) {
+            return 0;
+        }
+        crtfyVcResentAt = now;
+        int sent = 0;
+        int leader = checks.leader(view);
+        for (int q = 0; q < n; q++) {
+            if (crtfyVcSentView[q] == view && peers[q].view == view) {
+                out.send(leader, crtfyVcSent, q * maxCrtfyVcBytes, crtfyVcSentLength[q]);
+                sent++;
+            }
+        }
+        return sent;
     }
 
     /**
@@ -1922,6 +1960,7 @@ public final class Replica {
         // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
         // replicas that entered views at different times come to overlap in one; requests wait for the NEW_VIEW)
         if (view > 0 && newViewDoneFor != view) {
+            work += resendCrtfyVcs(now, Math.max(1_000_000, config.viewChangeTimeoutNanos() / 4));
             long timeout = config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5);
             if (now - viewEnteredAt >= timeout) {
                 return work + complain(now, timeout);

@@ -78,12 +78,7 @@ public final class ByzantineScenarios {
 
     public static final Scenario STOP_AFTER_WILL_COMMIT = byz("byz-stop-after-will-commit",
         "the leader of view 0 sends one more WILL_COMMIT after 5 ms, then nothing: the followers change view and keep"
-            + " what it decided", 0, () -> new StopAfterWillCommit(FROM))
-        // Without CPU costs: with the default ones (seed 1) the new leader of view 1 never gets one of the CRTFY_VCs
-        // (a point-to-point message, sent once: lost while the busy leader's link to its sender overflowed), so view 1
-        // waits out its 20 ms view-change timeout and view 2 serves: live, but the clients finish 50 requests
-        // instead of 90 by the end of submission, under ScenarioBudgetTest's sanity threshold.
-        .withOptions(r -> SimOptions.defaults().withCpu(CpuCosts.FREE));
+            + " what it decided", 0, () -> new StopAfterWillCommit(FROM));
 
     public static final Scenario EQUIVOCATE_FAST = byz("byz-equivocate-fast",
         "the leader sends different LOCKs (PREPARE vs an empty PREPARE for the same slot) to the two followers, no"
@@ -255,5 +250,5 @@ public final class ByzantineScenarios {
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
-        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD);
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE);
 }
