@@ -222,7 +222,7 @@ public final class Scenarios {
         PARTITION_LEADER, LEADER_CRASH, FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS,
         LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, LEADER_CRASH_RESTART,
         KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
-        ByzantineScenarios.ALL.stream()).toList();
+        Stream.concat(ByzantineScenarios.ALL.stream(), Stream.of(AdversaryScenarios.RANDOM))).toList();
 
     /**
      * More replica crashes than the cluster tolerates (f + 1 followers crash at 2-20 ms): no request after that can

@@ -27,8 +27,16 @@ final class ByzProbe {
             if (b instanceof ByzantineBehaviour bb) {
                 return bb;
             }
+            if (b instanceof RandomAdversary.Slot slot && slot.adversary().chosen() != null) {
+                return slot.adversary().chosen();
+            }
         }
         throw new IllegalStateException("no Byzantine behaviour");
+    }
+
+    /** The run's {@link RandomAdversary} (for {@link org.ubft.sim.scenario.AdversaryScenarios#RANDOM}). */
+    RandomAdversary adversary() {
+        return ((RandomAdversary.Slot) made.get(made.size() - 1)[0]).adversary();
     }
 
     /** A counter {@code name=N} of replica {@code i}'s counters line (0 if the replica is down or has none). */

@@ -1,0 +1,210 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.DirectBuffer;
+import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.consensus.runtime.ReplicaNode;
+import org.ubft.sim.Probe;
+import org.ubft.sim.ReplicaBehaviour;
+import org.ubft.sim.SimCluster;
+import org.ubft.sim.SlotContext;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One Byzantine replica whose slot and strategy a run's seed picks: the building blocks of
+ * {@code org.ubft.sim.byzantine} drawn at random ({@link #choose}), so that a sweep of seeds combines them with the
+ * scenario's other faults. The cluster is built with a {@link Slot} in every replica slot; each stays correct (the
+ * real replica, untouched) until the planner, before any traffic, picks one slot and its strategy; that slot then runs
+ * the strategy, from its current incarnation on (its actions and links are rewired at once).
+ */
+public final class RandomAdversary {
+    /** The strategies drawn from. */
+    public enum Kind {
+        SILENT, FORGER, MUTATOR, FLOOD, STOP_AFTER_WILL_COMMIT, EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS,
+        CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS
+    }
+
+    private final Slot[] slots;
+    private int chosenSlot = -1;
+    private Kind kind;
+    private ByzantineBehaviour chosen;
+
+    /** An adversary for a cluster of {@code n} replicas: put {@link #slots()} in the cluster's behaviours. */
+    public RandomAdversary(int n) {
+        slots = new Slot[n];
+        for (int i = 0; i < n; i++) {
+            slots[i] = new Slot(i, this);
+        }
+    }
+
+    public ReplicaBehaviour[] slots() {
+        return slots.clone();
+    }
+
+    /**
+     * Picks the Byzantine slot and its strategy, acting from virtual time {@code from}; call before any traffic. The
+     * leader-only strategies (equivocation, conflicting or duplicate proposals) take slot 0, the leader of view 0.
+     *
+     * @return what was picked, for the scenario's faults (an amnesiac slot must be crashed and restarted)
+     */
+    public Kind choose(SplittableRandom random, long from) {
+        Kind k = Kind.values()[random.nextInt(Kind.values().length)];
+        int slot = switch (k) {
+            case EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL,
+                AMNESIAC_FORKS -> 0;
+            case SILENT_AT_VIEW_CHANGE -> 1; // the leader of view 1, silent as view 0 ends
+            default -> random.nextInt(slots.length);
+        };
+        ByzantineBehaviour b = switch (k) {
+            case SILENT -> new Silent(from);
+            case FORGER -> new Forger(from, 50_000 + random.nextLong(200_000));
+            case MUTATOR -> new FieldMutator(from, 2 + random.nextInt(15));
+            case FLOOD -> new SignatureFlood(from, 10_000, true);
+            case STOP_AFTER_WILL_COMMIT -> new StopAfterWillCommit(from);
+            case EQUIVOCATE_FAST -> new EquivocatingLeader(EquivocatingLeader.Mode.FAST, from);
+            case EQUIVOCATE_SLOW -> new EquivocatingLeader(EquivocatingLeader.Mode.SLOW, from);
+            case EQUIVOCATE_CROSS -> new EquivocatingLeader(EquivocatingLeader.Mode.CROSS, from);
+            case CONFLICTING_PREPARES -> new ConflictingPrepares(from);
+            case DUPLICATE_PROPOSAL -> new DuplicateProposal(from);
+            case SILENT_AT_VIEW_CHANGE -> new SilentAtMoment("silent-at-view-change",
+                Moment.correctReplicaChangesView(), from, Long.MAX_VALUE);
+            case AMNESIAC_FORGETS -> new Amnesiac(random.nextBoolean() ? SimCluster.Disk.WIPED
+                : SimCluster.Disk.ROLLED_BACK, Amnesiac.Mode.FORGETS);
+            case AMNESIAC_FORKS -> new Amnesiac(SimCluster.Disk.WIPED, Amnesiac.Mode.FORKS);
+        };
+        chosenSlot = slot;
+        kind = k;
+        chosen = b;
+        slots[slot].activate(b);
+        return k;
+    }
+
+    /** The Byzantine slot (-1 before {@link #choose}). */
+    public int chosenSlot() {
+        return chosenSlot;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The strategy running in the chosen slot. */
+    public ByzantineBehaviour chosen() {
+        return chosen;
+    }
+
+    @Override
+    public String toString() {
+        return chosen == null ? "random-adversary(unchosen)" : "random-adversary(replica-" + chosenSlot + ": " + chosen + ")";
+    }
+
+    /** One replica slot: correct, or the chosen strategy once picked (for the current incarnation and later ones). */
+    public static final class Slot implements ReplicaBehaviour {
+        private final int index;
+        private final RandomAdversary owner;
+        private ByzantineBehaviour strategy;
+        private SwitchableOutput current;
+        private ReplicaNode node;
+        private SlotContext context;
+
+        Slot(int index, RandomAdversary owner) {
+            this.index = index;
+            this.owner = owner;
+        }
+
+        /** The run's adversary, shared by every slot. */
+        public RandomAdversary adversary() {
+            return owner;
+        }
+
+        private void activate(ByzantineBehaviour b) {
+            strategy = b;
+            if (current != null) {
+                current.target = b.wrapOutput(current.real, context);
+                b.attach(node, context);
+            }
+        }
+
+        @Override
+        public boolean correct() {
+            return strategy == null;
+        }
+
+        @Override
+        public StateMachine wrapApp(StateMachine app) {
+            return app; // (no strategy drawn here wraps the application)
+        }
+
+        @Override
+        public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
+            context = slot;
+            current = new SwitchableOutput(output);
+            if (strategy != null) {
+                current.target = strategy.wrapOutput(output, slot);
+            }
+            return current;
+        }
+
+        @Override
+        public void attach(ReplicaNode n, SlotContext slot) {
+            node = n;
+            context = slot;
+            if (strategy != null) {
+                strategy.attach(n, slot);
+            }
+        }
+
+        @Override
+        public List<Probe> probes(int slot) {
+            return strategy == null ? List.of() : new ArrayList<>(strategy.probes(slot));
+        }
+
+        @Override
+        public String toString() {
+            return strategy == null ? "correct" : strategy.toString();
+        }
+
+        /** The replica's actions, forwarded to the real ones or, once a strategy is picked, to its wrapper. */
+        private static final class SwitchableOutput extends ForwardingOutput {
+            private ReplicaOutput target;
+
+            SwitchableOutput(ReplicaOutput real) {
+                super(real);
+                this.target = real;
+            }
+
+            @Override
+            public long ctbcast(DirectBuffer buffer, int offset, int length) {
+                return target.ctbcast(buffer, offset, length);
+            }
+
+            @Override
+            public void allDelivered(long k) {
+                target.allDelivered(k);
+            }
+
+            @Override
+            public void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
+                target.summaryFormed(k, buffer, offset, length);
+            }
+
+            @Override
+            public void tbcast(DirectBuffer buffer, int offset, int length) {
+                target.tbcast(buffer, offset, length);
+            }
+
+            @Override
+            public void send(int replica, DirectBuffer buffer, int offset, int length) {
+                target.send(replica, buffer, offset, length);
+            }
+
+            @Override
+            public void reply(int client, DirectBuffer buffer, int offset, int length) {
+                target.reply(client, buffer, offset, length);
+            }
+        }
+    }
+}

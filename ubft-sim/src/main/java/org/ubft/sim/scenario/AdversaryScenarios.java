@@ -1,0 +1,77 @@
+package org.ubft.sim.scenario;
+
+import org.ubft.sim.SimCluster;
+import org.ubft.sim.SimOptions;
+import org.ubft.sim.byzantine.RandomAdversary;
+
+import java.util.SplittableRandom;
+
+import static org.ubft.sim.scenario.Faults.between;
+import static org.ubft.sim.scenario.Scenarios.AFTER_GST;
+import static org.ubft.sim.scenario.Scenarios.LIVENESS_BOUND;
+import static org.ubft.sim.scenario.Scenarios.MS;
+
+/**
+ * Randomized adversarial schedules: each seed draws one Byzantine replica and its strategy ({@link RandomAdversary}:
+ * silence, forgery, field mutation, signature flood, equivocation, conflicting or duplicate proposals, omniscient
+ * silence at a view change, amnesia that forgets or forks) and combines it with faults within the tolerance before
+ * GST: lossy links with long delays, a partition of the replicas, a pause of a correct replica, crashes of up to f_m
+ * memory nodes; the key-value workload (checked for linearizability) in half the runs. Safety always, and liveness
+ * within {@link Scenarios#LIVENESS_BOUND} of GST.
+ */
+public final class AdversaryScenarios {
+    private AdversaryScenarios() {
+    }
+
+    public static final Scenario RANDOM = Scenario.of("adversary-random",
+        "a Byzantine replica and strategy drawn from the seed (RandomAdversary), with lossy links, a replica partition, a"
+            + " correct replica's pause and f_m memory-node crashes drawn too, before GST (10-40 ms); kv workload in half",
+        AdversaryScenarios::plan)
+        .withOptions(r -> r.nextBoolean() ? SimOptions.defaults().withKv(4 + r.nextInt(5)) : SimOptions.defaults())
+        .withBehaviours(() -> new RandomAdversary(3).slots());
+
+    private static Plan plan(SimCluster c, SplittableRandom r) {
+        int n = c.cluster().n();
+        long gst = between(r, 10 * MS, 40 * MS);
+        if (r.nextBoolean()) {
+            Faults.asynchronousUntil(c, gst, r, 100_000, 0.2);
+        } else {
+            Faults.synchronous(c, r);
+        }
+        RandomAdversary adversary = ((RandomAdversary.Slot) c.behaviour(0)).adversary();
+        long from = between(r, 2 * MS, 8 * MS);
+        RandomAdversary.Kind kind = adversary.choose(r, from);
+        int byz = adversary.chosenSlot();
+        if (kind == RandomAdversary.Kind.AMNESIAC_FORGETS || kind == RandomAdversary.Kind.AMNESIAC_FORKS) {
+            long crash = between(r, from, Math.max(from, gst - 4 * MS));
+            Faults.snapshotDisk(c, byz, between(r, 0, crash));
+            Faults.crashReplica(c, byz, crash);
+            Faults.restartReplica(c, byz, crash + between(r, MS, 3 * MS),
+                ((org.ubft.sim.byzantine.Amnesiac) adversary.chosen()).disk());
+        }
+        if (r.nextInt(3) == 0) { // a partition of the replicas before GST: one replica on its own
+            int alone = r.nextInt(n);
+            int[] others = new int[n - 1];
+            for (int i = 0, j = 0; i < n; i++) {
+                if (i != alone) {
+                    others[j++] = i;
+                }
+            }
+            Faults.replicaPartition(c, between(r, 0, gst), new int[][] {{alone}, others});
+            Faults.healAll(c, gst);
+        }
+        if (r.nextInt(3) == 0) { // a correct replica stops running for a while before GST
+            int paused = (byz + 1 + r.nextInt(n - 1)) % n;
+            long at = between(r, 0, gst);
+            Faults.pauseReplica(c, paused, at, Math.max(1, gst - at));
+        }
+        if (r.nextBoolean()) { // up to f_m memory nodes crash for good
+            int crashes = 1 + r.nextInt(c.cluster().fm());
+            int first = r.nextInt(c.cluster().memnodeCount());
+            for (int k = 0; k < crashes; k++) {
+                Faults.crashMemnode(c, (first + k) % c.cluster().memnodeCount(), between(r, 0, gst));
+            }
+        }
+        return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+    }
+}
