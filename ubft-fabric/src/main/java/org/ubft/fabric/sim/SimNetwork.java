@@ -43,6 +43,7 @@ public final class SimNetwork {
     /** Nodes that run as twins: their endpoints by twin (0, 1); an entry is null while that twin is down. */
     private final Map<Integer, SimFabric[]> twins = new HashMap<>();
     private TwinRoutes twinRoutes = TwinRoutes.ALL;
+    private ArrivalListener arrivals;
     private final Map<Long, LatencyModel> linkLatency = new HashMap<>();
     private final Map<Long, Double> linkDrop = new HashMap<>();
     private final Set<Long> cutLinks = new HashSet<>();
@@ -68,6 +69,13 @@ public final class SimNetwork {
 
         /** Whether an operation posted by endpoint {@code (fromNode, fromTwin)} reaches {@code (toNode, toTwin)}. */
         boolean connected(int fromNode, int fromTwin, int toNode, int toTwin);
+    }
+
+    /** Sees every operation that reaches its target endpoint (for tests and the adversary's accounting). */
+    @FunctionalInterface
+    public interface ArrivalListener {
+        /** An operation of endpoint {@code (fromNode, fromTwin)} reached {@code (toNode, toTwin)}; twin -1: no twins. */
+        void arrived(int fromNode, int fromTwin, int toNode, int toTwin, boolean write);
     }
 
     private LatencyModel defaultLatency = LatencyModel.uniform(800, 1_200);
@@ -123,6 +131,12 @@ public final class SimNetwork {
     /** Sets which endpoints reach each other when one is a twin, from now on (for operations arriving from now on). */
     public SimNetwork twinRoutes(TwinRoutes routes) {
         this.twinRoutes = java.util.Objects.requireNonNull(routes, "routes");
+        return this;
+    }
+
+    /** Tells {@code listener} (null: nobody) of every operation that reaches its target from now on. */
+    public SimNetwork arrivals(ArrivalListener listener) {
+        this.arrivals = listener;
         return this;
     }
 
@@ -394,6 +408,9 @@ public final class SimNetwork {
         }
         op.target = owner;
         mix(0xA1, tag(owner), op.workRequestId);
+        if (arrivals != null) {
+            arrivals.arrived(op.poster.localNode(), op.poster.twin(), owner.localNode(), owner.twin(), op.isWrite);
+        }
         SimRegion region = owner.regionFor(op);
         if (region == null) {
             respond(op, Status.ACCESS_DENIED, clock.now);
