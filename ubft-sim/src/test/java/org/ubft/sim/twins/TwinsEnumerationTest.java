@@ -90,6 +90,10 @@ class TwinsEnumerationTest {
         for (Scenario s : TwinsScenarios.SAMPLE) {
             assertTrue(Scenarios.ALL.contains(s), s.name() + " is in ubft sim's all");
         }
+        assertEquals(List.of("twins-e-0159", "twins-e-1385"), TwinsScenarios.SAMPLE.stream().map(Scenario::name).toList());
+        for (Scenario s : Scenarios.KNOWN_BUGS) {
+            assertTrue(!Scenarios.ALL.contains(s) && Scenarios.byName(s.name()) == s, s.name());
+        }
     }
 
     @Test
