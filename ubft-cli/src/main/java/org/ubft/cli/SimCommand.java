@@ -3,6 +3,8 @@ package org.ubft.cli;
 import org.ubft.sim.scenario.Scenario;
 import org.ubft.sim.scenario.Scenarios;
 import org.ubft.sim.scenario.SeedSweep;
+import org.ubft.sim.scenario.TwinsScenarios;
+import org.ubft.sim.twins.TwinsEnumeration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +21,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code ubft sim [--seeds N] [--scenario NAME|all] [--threads N] [--seed S --trace FILE]}: the deterministic cluster simulator
+ * {@code ubft sim [--seeds N] [--scenario NAME|all|twins-e] [--threads N] [--seed S --trace FILE]}: the deterministic cluster simulator
  * (ubft-sim) over named scenarios and seeds. Prints one line per scenario and {@code seeds=N violations=V}; for a
  * failing seed, its violations and the command that replays it with a trace. Exit code 0 without violations, 1 with.
  */
@@ -39,7 +41,8 @@ public final class SimCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "NAME|all", defaultValue = "all",
-            description = "Scenario to run (see --list), or all of them (default).")
+            description = "Scenario to run (see --list), all of them (default), or twins-e (the whole Twins"
+                + " enumeration).")
     private String scenario;
 
     @Option(names = "--seeds", paramLabel = "N", defaultValue = "10",
@@ -71,6 +74,11 @@ public final class SimCommand implements Callable<Integer> {
             for (Scenario s : Scenarios.ALL) {
                 out.printf("%-24s %s%n", s.name(), s.description());
             }
+            out.printf("%-24s %s%n", TwinsScenarios.ENUMERATED, "the exhaustive Twins enumeration (not in all): "
+                + TwinsEnumeration.COUNT + " scenarios " + TwinsScenarios.PREFIX + "0000.." + TwinsScenarios.PREFIX
+                + String.format("%04d", TwinsEnumeration.COUNT - 1) + ", each runnable by name; " + TwinsEnumeration.BOUND);
+            out.printf("%-24s %s (not in all: some seeds find open bugs, see the README)%n", TwinsScenarios.RANDOM.name(),
+                TwinsScenarios.RANDOM.description());
             out.printf("%-24s %s (not in all)%n", Scenarios.TOO_MANY_CRASHES.name(),
                 Scenarios.TOO_MANY_CRASHES.description());
             for (Scenario s : Scenarios.KNOWN_BUGS) {
@@ -111,16 +119,14 @@ public final class SimCommand implements Callable<Integer> {
     }
 
     private List<Scenario> chosen() {
-        if ("all".equals(scenario)) {
-            return Scenarios.ALL;
-        }
-        Scenario s = Scenarios.byName(scenario);
-        if (s == null) {
+        List<Scenario> named = Scenarios.named(scenario);
+        if (named.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no scenario '" + scenario + "'; one of all, "
                 + String.join(", ", Scenarios.ALL.stream().map(Scenario::name).toList()) + ", "
                 + Scenarios.TOO_MANY_CRASHES.name() + ", "
-                + String.join(", ", Scenarios.KNOWN_BUGS.stream().map(Scenario::name).toList()));
+                + String.join(", ", Scenarios.KNOWN_BUGS.stream().map(Scenario::name).toList()) + ", "
+                + TwinsScenarios.ENUMERATED + ", " + TwinsScenarios.PREFIX + "NNNN");
         }
-        return List.of(s);
+        return named;
     }
 }

@@ -97,8 +97,20 @@ class SimCommandTest {
         assertEquals(0, run.exitCode, run.toString());
         for (String name : new String[] {"all-correct", "lossy-before-gst", "partition-leader", "leader-crash",
             "follower-crash-restart", "replica-pause", "memnode-crash", "torn-reads", "lossy-follower-crash",
-            "too-many-crashes", "restart-then-leader-crash"}) {
+            "too-many-crashes", "restart-then-leader-crash", "twins-random", "twins-e"}) {
             assertTrue(run.out.contains(name + " "), name + ": " + run);
         }
+        assertTrue(run.out.contains("the exhaustive Twins enumeration (not in all): 2400 scenarios twins-e-0000..twins-e-2399"),
+            run.toString());
+    }
+
+    @Test
+    void aTwinsScenarioRunsByItsEnumerationName() {
+        CommandRun run = CommandRun.of("sim", "--scenario", "twins-e-0003", "--seeds", "1");
+        assertEquals(0, run.exitCode, run.toString());
+        assertTrue(run.out.startsWith("twins-e-0003 "), run.toString());
+        CommandRun bad = CommandRun.of("sim", "--scenario", "twins-e-9999");
+        assertEquals(2, bad.exitCode, bad.toString());
+        assertTrue(bad.err.contains("twins-e, twins-e-NNNN"), bad.toString());
     }
 }

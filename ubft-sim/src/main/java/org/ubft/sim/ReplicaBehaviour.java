@@ -33,6 +33,15 @@ public interface ReplicaBehaviour {
         return true;
     }
 
+    /**
+     * How many processes run this slot at once, with its identity and keys: 1, or 2 for Twins
+     * ({@link org.ubft.sim.twins.Twins}: two correct replicas, each reaching its own part of the network). A slot with
+     * twins must not claim to be {@link #correct()}.
+     */
+    default int instances() {
+        return 1;
+    }
+
     /** The application of a new incarnation of this slot, given the recording one. */
     default StateMachine wrapApp(StateMachine app) {
         return app;

@@ -4,9 +4,9 @@ import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.replica.ReplicaConfig;
-import org.ubft.consensus.runtime.OwnStreamLog;
 import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.ctbcast.node.CtbcastNode;
+import org.ubft.fabric.sim.SimFabric;
 import org.ubft.fabric.sim.SimNetwork;
 import org.ubft.memnode.MemoryNode;
 import org.ubft.memnode.register.RegisterRegions;
@@ -33,6 +33,12 @@ import java.util.SplittableRandom;
  * run, its memory reachable, as when paused) for that much virtual time ({@link ReplicaCpu}); what it sent in the
  * cycle leaves at once.
  *
+ * <p><b>Twins.</b> A slot whose behaviour has {@link ReplicaBehaviour#instances()} 2 runs as two {@link ReplicaNode}s
+ * with the slot's identity and keys (twin A and twin B, {@link SimNetwork#openTwin}), each with its own memory, own
+ * stream log, incarnations and epochs; the adversary decides which peers reach which twin
+ * ({@link SimNetwork#twinRoutes}). They run one after the other in the slot's turn; {@link #crashTwin},
+ * {@link #restartTwin} act on one, the slot-wide calls ({@link #crashReplica}, ...) on both.
+ *
  * <p><b>Determinism.</b> One seed fixes the network's random source, the keys ({@link SimKeys}) and the clients'
  * payloads; sessions and CTBcast epochs come from virtual time; nodes run in a fixed order. Same seed and same calls
  * give the same execution ({@link SimNetwork#fingerprint()}).
@@ -47,19 +53,12 @@ public final class SimCluster {
     private final SimKeys keys;
     private final SimEvents events;
     private final ReplicaBehaviour[] behaviours;
-    private final ReplicaNode[] nodes;
-    private final int[] incarnations;
-    /** Each replica's own-stream log: its "disk", which outlives a crash (ReplicaNode#startAt(long, OwnStreamLog)). */
-    private final OwnStreamLog[] streamLogs;
-    /** Per replica: its own-stream log as at {@link #snapshotDisk}, for a rolled-back restart. */
-    private final OwnStreamLog[] diskSnapshots;
-    private final long[] lastEpoch;
-    private final long[] pausedUntil;
-    /** Per replica slot: its signatures and executions, and until when they keep it busy (CPU in virtual time). */
-    private final ReplicaCpu[] cpu;
+    /** Per slot its processes: one, or its two twins. */
+    private final ReplicaInstance[][] instances;
+    /** The process whose code runs now (inside {@link #drive}), for {@link #replicaName}; null outside. */
+    private ReplicaInstance running;
     /** What the slots' behaviours may read of every replica's state ({@link SlotContext#omniscience()}). */
     private final Omniscience omniscience;
-    private final long[] views;
     private final SimClient[] clients;
     private final boolean[] memnodeUp;
     private final long seed;
@@ -93,25 +92,28 @@ public final class SimCluster {
         for (int i = 0; i < n; i++) {
             this.behaviours[i] = i < behaviours.length && behaviours[i] != null ? behaviours[i] : ReplicaBehaviour.CORRECT;
         }
-        this.nodes = new ReplicaNode[n];
-        this.incarnations = new int[n];
-        this.streamLogs = new OwnStreamLog[n];
-        this.diskSnapshots = new OwnStreamLog[n];
-        this.lastEpoch = new long[n];
-        this.pausedUntil = new long[n];
-        this.cpu = new ReplicaCpu[n];
-        this.omniscience = new Omniscience(n, r -> this.nodes[r], r -> this.behaviours[r].correct());
+        this.instances = new ReplicaInstance[n][];
         for (int i = 0; i < n; i++) {
-            cpu[i] = new ReplicaCpu();
+            int count = this.behaviours[i].instances();
+            if (count != 1 && count != 2 || count == 2 && this.behaviours[i].correct()) {
+                throw new IllegalArgumentException("replica slot " + i + ": " + count + " instances (1, or 2 twins,"
+                    + " which are not a correct replica)");
+            }
+            instances[i] = new ReplicaInstance[count];
+            for (int t = 0; t < count; t++) {
+                instances[i][t] = new ReplicaInstance(i, count == 1 ? -1 : t);
+            }
         }
-        this.views = new long[n];
+        this.omniscience = new Omniscience(n, r -> this.instances[r][0].node, r -> this.behaviours[r].correct());
         this.memnodeUp = new boolean[cluster.memnodeCount()];
         for (int j = 0; j < cluster.memnodeCount(); j++) {
             RegisterRegions.registerAll(net.open(NodeId.memnode(j)), MemoryNode.layoutOf(cluster), cluster.replicaIds());
             memnodeUp[j] = true;
         }
         for (int i = 0; i < n; i++) {
-            startReplica(i);
+            for (ReplicaInstance x : instances[i]) {
+                start(x);
+            }
         }
         this.clients = new SimClient[cluster.clientCount()];
         for (int c = 0; c < clients.length; c++) {
@@ -133,39 +135,43 @@ public final class SimCluster {
         net.schedule(options.tickNanos(), this::scheduleTick);
     }
 
-    private void startReplica(int i) {
-        RecordingApp app = new RecordingApp(i, countingExecutions(i), net::nanoTime,
+    private void start(ReplicaInstance x) {
+        int i = x.slot;
+        RecordingApp app = new RecordingApp(i, countingExecutions(x), net::nanoTime,
             options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
         StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
         // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
-        SlotContext slot = new SlotContext(i, incarnations[i], cluster, keys.replicaKey(i),
-            new SplittableRandom(seed ^ (0x9E3779B97F4A7C15L * (31L * i + incarnations[i] + 1))), net.clock(), net,
-            omniscience);
-        ReplicaNode node = new ReplicaNode(net.open(NodeId.replica(i)), cluster, i, sm, config,
-            ReplicaNode.ctbcastOptions(config), new CountingConsensusCrypto(keys.consensusCrypto(i), cpu[i]),
-            new CountingCryptoService(keys.ctbcastCrypto(i), cpu[i]), net.clock(),
+        // (twin B's stream is another one)
+        long twinSalt = x.twin == 1 ? 0xD1B54A32D192ED03L : 0;
+        SlotContext slot = new SlotContext(i, x.incarnation, cluster, keys.replicaKey(i),
+            new SplittableRandom(seed ^ twinSalt ^ (0x9E3779B97F4A7C15L * (31L * i + x.incarnation + 1))), net.clock(),
+            net, omniscience);
+        SimFabric fabric = x.twin < 0 ? net.open(NodeId.replica(i)) : net.openTwin(NodeId.replica(i), x.twin);
+        ReplicaNode node = new ReplicaNode(fabric, cluster, i, sm, config,
+            ReplicaNode.ctbcastOptions(config), new CountingConsensusCrypto(keys.consensusCrypto(i), x.cpu),
+            new CountingCryptoService(keys.ctbcastCrypto(i), x.cpu), net.clock(),
             output -> behaviours[i].wrapOutput(output, slot));
         behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,
-            lastEpoch[i] + (1L << CtbcastNode.EPOCH_SHIFT));
-        lastEpoch[i] = epoch;
-        if (streamLogs[i] == null) {
-            streamLogs[i] = ReplicaNode.ownStreamLog(config, null);
+            x.lastEpoch + (1L << CtbcastNode.EPOCH_SHIFT));
+        x.lastEpoch = epoch;
+        if (x.streamLog == null) {
+            x.streamLog = ReplicaNode.ownStreamLog(config, null);
         }
-        cpu[i].restarted();
-        node.startAt(epoch, streamLogs[i]);
-        nodes[i] = node;
-        views[i] = node.replica().view();
+        x.cpu.restarted();
+        node.startAt(epoch, x.streamLog);
+        x.node = node;
+        x.view = node.replica().view();
     }
 
     /** The events as the slot's application reports them, each execution also counted in its {@link ReplicaCpu}. */
-    private SimEvents countingExecutions(int i) {
+    private SimEvents countingExecutions(ReplicaInstance x) {
         return new SimEvents() {
             @Override
             public void executed(long time, int replica, long position, byte[] payload) {
-                cpu[i].countExecution();
+                x.cpu.countExecution();
                 events.executed(time, replica, position, payload);
             }
 
@@ -191,26 +197,13 @@ public final class SimCluster {
 
     private void drive() {
         long now = net.nanoTime();
-        for (int i = 0; i < nodes.length; i++) {
-            ReplicaNode node = nodes[i];
-            if (node == null || now < pausedUntil[i] || cpu[i].busy(now)) {
-                continue;
-            }
-            try {
-                node.doWork();
-            } catch (RuntimeException e) {
-                events.failed(now, i, e);
-                stopReplica(i);
-                continue;
-            }
-            long cost = cpu[i].charge(now, options.cpu());
-            if (cost > 0) {
-                net.schedule(cost, NOTHING); // so that the replica runs again the moment it is free, not at a tick
-            }
-            long view = node.replica().view();
-            if (view != views[i]) {
-                views[i] = view;
-                events.view(now, i, view);
+        for (ReplicaInstance[] slot : instances) {
+            for (ReplicaInstance x : slot) {
+                if (x.node != null && now >= x.pausedUntil && !x.cpu.busy(now)) {
+                    running = x;
+                    step(x, now);
+                    running = null;
+                }
             }
         }
         for (SimClient client : clients) {
@@ -219,6 +212,25 @@ public final class SimCluster {
         if (now >= nextSample) {
             nextSample = now + SAMPLE_PERIOD_NANOS;
             events.tick(now);
+        }
+    }
+
+    private void step(ReplicaInstance x, long now) {
+        try {
+            x.node.doWork();
+        } catch (RuntimeException e) {
+            events.failed(now, x.slot, e);
+            stop(x);
+            return;
+        }
+        long cost = x.cpu.charge(now, options.cpu());
+        if (cost > 0) {
+            net.schedule(cost, NOTHING); // so that the replica runs again the moment it is free, not at a tick
+        }
+        long view = x.node.replica().view();
+        if (view != x.view) {
+            x.view = view;
+            events.view(now, x.slot, view);
         }
     }
 
@@ -235,17 +247,38 @@ public final class SimCluster {
         });
     }
 
-    /** Crashes replica {@code i}: its memory is gone, its node stops. */
+    /** Crashes replica {@code i} (both twins of a twin slot): its memory is gone, its node stops. */
     public void crashReplica(int i) {
-        if (nodes[i] != null) {
-            stopReplica(i);
+        for (ReplicaInstance x : instances[i]) {
+            if (x.node != null) {
+                stop(x);
+            }
         }
     }
 
-    private void stopReplica(int i) {
-        net.crash(NodeId.replica(i));
-        nodes[i].close();
-        nodes[i] = null;
+    /** Crashes twin {@code twin} (0: A, 1: B) of twin slot {@code i}. */
+    public void crashTwin(int i, int twin) {
+        ReplicaInstance x = twinOf(i, twin);
+        if (x.node != null) {
+            stop(x);
+        }
+    }
+
+    private ReplicaInstance twinOf(int i, int twin) {
+        if (instances[i].length != 2) {
+            throw new IllegalArgumentException("replica slot " + i + " has no twins");
+        }
+        return instances[i][twin];
+    }
+
+    private void stop(ReplicaInstance x) {
+        if (x.twin < 0) {
+            net.crash(NodeId.replica(x.slot));
+        } else {
+            net.crashTwin(NodeId.replica(x.slot), x.twin);
+        }
+        x.node.close();
+        x.node = null;
     }
 
     /** What a restarted replica finds on its "disk" (its own-stream log). */
@@ -272,28 +305,43 @@ public final class SimCluster {
      * protocol treats as a Byzantine replica; the slot's behaviour should say so ({@link ReplicaBehaviour#correct}).
      */
     public void restartReplica(int i, Disk disk) {
-        if (nodes[i] == null) {
-            switch (disk) {
-                case WIPED -> streamLogs[i] = null;
-                case ROLLED_BACK -> streamLogs[i] = diskSnapshots[i] != null ? diskSnapshots[i].copyInMemory() : null;
-                default -> { }
-            }
-            incarnations[i]++;
-            startReplica(i);
+        for (ReplicaInstance x : instances[i]) {
+            restart(x, disk);
         }
     }
 
-    /** Remembers replica {@code i}'s own-stream log as it is now, for a later {@link Disk#ROLLED_BACK} restart. */
+    /** Restarts crashed twin {@code twin} of twin slot {@code i} as {@link #restartReplica(int, Disk)} does. */
+    public void restartTwin(int i, int twin, Disk disk) {
+        restart(twinOf(i, twin), disk);
+    }
+
+    private void restart(ReplicaInstance x, Disk disk) {
+        if (x.node == null) {
+            switch (disk) {
+                case WIPED -> x.streamLog = null;
+                case ROLLED_BACK -> x.streamLog = x.diskSnapshot != null ? x.diskSnapshot.copyInMemory() : null;
+                default -> { }
+            }
+            x.incarnation++;
+            start(x);
+        }
+    }
+
+    /** Remembers replica {@code i}'s own-stream log(s) as now, for a later {@link Disk#ROLLED_BACK} restart. */
     public void snapshotDisk(int i) {
-        diskSnapshots[i] = streamLogs[i] == null ? null : streamLogs[i].copyInMemory();
+        for (ReplicaInstance x : instances[i]) {
+            x.diskSnapshot = x.streamLog == null ? null : x.streamLog.copyInMemory();
+        }
     }
 
     /**
-     * Replica {@code i} does not run (its memory stays reachable, as in a GC pause) until virtual time {@code until}.
-     * A replica is also kept from running while its CPU works off its last duty cycle ({@link #cpu}).
+     * Replica {@code i} (both twins) does not run (its memory stays reachable, as in a GC pause) until virtual time
+     * {@code until}. A replica is also kept from running while its CPU works off its last duty cycle ({@link #cpu}).
      */
     public void pauseReplica(int i, long until) {
-        pausedUntil[i] = until;
+        for (ReplicaInstance x : instances[i]) {
+            x.pausedUntil = until;
+        }
     }
 
     /** Crashes memory node {@code j}. */
@@ -327,9 +375,28 @@ public final class SimCluster {
         return net.nanoTime();
     }
 
-    /** Replica {@code i}'s running node, or {@code null} while it is crashed. */
+    /** Replica {@code i}'s running node (twin A's, of a twin slot), or {@code null} while it is crashed. */
     public ReplicaNode replica(int i) {
-        return nodes[i];
+        return instances[i][0].node;
+    }
+
+    /** Twin {@code twin}'s (0: A, 1: B) running node of twin slot {@code i}, or {@code null} while it is crashed. */
+    public ReplicaNode twin(int i, int twin) {
+        return twinOf(i, twin).node;
+    }
+
+    /** Whether slot {@code i} runs as twins. */
+    public boolean twinned(int i) {
+        return instances[i].length == 2;
+    }
+
+    /**
+     * How the trace names replica slot {@code i}'s event now: {@code replica-i}, or for a twin slot the twin whose code
+     * is running ({@code replica-iA}, {@code replica-iB}).
+     */
+    public String replicaName(int i) {
+        ReplicaInstance x = running;
+        return x != null && x.slot == i ? x.name() : NodeId.toString(NodeId.replica(i));
     }
 
     /**
@@ -337,7 +404,7 @@ public final class SimCluster {
      * time ({@link SimOptions#cpu()}).
      */
     public ReplicaCpu cpu(int i) {
-        return cpu[i];
+        return instances[i][0].cpu;
     }
 
     /** The read-only view of every replica's protocol state that the behaviours get ({@link SlotContext}). */
@@ -350,7 +417,7 @@ public final class SimCluster {
     }
 
     public int incarnation(int i) {
-        return incarnations[i];
+        return instances[i][0].incarnation;
     }
 
     public SimClient client(int c) {
@@ -376,16 +443,21 @@ public final class SimCluster {
      */
     public String countersLines() {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < nodes.length; i++) {
-            sb.append(sb.length() == 0 ? "" : "\n");
-            sb.append(nodes[i] != null ? nodes[i].countersLine() : NodeId.toString(NodeId.replica(i)) + " down");
-            if (nodes[i] != null) {
-                var reader = nodes[i].ctbcast().registers().reader();
-                sb.append(" register_byzantine_answers=").append(reader.byzantineAnswers())
-                    .append(" register_invalid_subregisters=").append(reader.invalidSubRegisters());
-            }
-            if (nodes[i] != null && net.nanoTime() < pausedUntil[i]) {
-                sb.append(" (paused)");
+        for (ReplicaInstance[] slot : instances) {
+            for (ReplicaInstance x : slot) {
+                sb.append(sb.length() == 0 ? "" : "\n");
+                if (x.twin >= 0) {
+                    sb.append("[twin ").append(x.twin == 0 ? 'A' : 'B').append("] ");
+                }
+                sb.append(x.node != null ? x.node.countersLine() : x.name() + " down");
+                if (x.node != null) {
+                    var reader = x.node.ctbcast().registers().reader();
+                    sb.append(" register_byzantine_answers=").append(reader.byzantineAnswers())
+                        .append(" register_invalid_subregisters=").append(reader.invalidSubRegisters());
+                }
+                if (x.node != null && net.nanoTime() < x.pausedUntil) {
+                    sb.append(" (paused)");
+                }
             }
         }
         for (SimClient c : clients) {
@@ -404,7 +476,8 @@ public final class SimCluster {
     }
 
     /**
-     * The bounded structures the simulator can observe, with their configured bounds: per replica slot each CTBcast
+     * The bounded structures the simulator can observe, with their configured bounds: per replica process (both twins
+     * of a twin slot: each runs the real replica, which must keep its bounds whatever its peers do) each CTBcast
      * TBcast stream's buffer (2t), the fabric's outstanding operations, the client table's entries (clients x
      * depth) and its consensus structures ({@link #consensusProbes}); per client its outstanding requests; the
      * network's pending events (three per outstanding operation of
@@ -412,22 +485,26 @@ public final class SimCluster {
      */
     public List<Probe> probes() {
         List<Probe> probes = new ArrayList<>();
-        int n = nodes.length;
-        for (int i = 0; i < n; i++) {
-            final int r = i;
-            String name = NodeId.toString(NodeId.replica(i));
-            for (int p = 0; p < n; p++) {
-                final int stream = p;
-                probes.add(new Probe(name + ".ctbcast.stream" + p + ".buffered",
-                    () -> nodes[r] == null ? 0 : nodes[r].ctbcast().stream(stream).buffered(), 2L * cluster.ctbcastTail()));
+        int n = instances.length;
+        int endpoints = cluster.memnodeCount() + clients.length;
+        for (ReplicaInstance[] slot : instances) {
+            for (ReplicaInstance x : slot) {
+                endpoints++;
+                String name = x.name();
+                for (int p = 0; p < n; p++) {
+                    final int stream = p;
+                    probes.add(new Probe(name + ".ctbcast.stream" + p + ".buffered",
+                        () -> x.node == null ? 0 : x.node.ctbcast().stream(stream).buffered(),
+                        2L * cluster.ctbcastTail()));
+                }
+                probes.add(new Probe(name + ".fabric.outstanding",
+                    () -> x.node == null ? 0 : x.node.ctbcast().fabric().outstanding(),
+                    x.node.ctbcast().fabric().maxOutstanding()));
+                probes.add(new Probe(name + ".client_table.entries", () -> x.node == null ? 0
+                    : (long) x.node.replica().clientTable().clients() * x.node.replica().clientTable().depth(),
+                    (long) cluster.clientCount() * org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT));
+                probes.addAll(consensusProbes(x));
             }
-            probes.add(new Probe(name + ".fabric.outstanding",
-                () -> nodes[r] == null ? 0 : nodes[r].ctbcast().fabric().outstanding(),
-                nodes[r].ctbcast().fabric().maxOutstanding()));
-            probes.add(new Probe(name + ".client_table.entries", () -> nodes[r] == null ? 0
-                : (long) nodes[r].replica().clientTable().clients() * nodes[r].replica().clientTable().depth(),
-                (long) cluster.clientCount() * org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT));
-            probes.addAll(consensusProbes(i));
         }
         for (SimClient c : clients) {
             probes.add(new Probe(NodeId.toString(NodeId.client(c.index())) + ".in_flight", () -> c.core().inFlight(),
@@ -436,36 +513,35 @@ public final class SimCluster {
         for (int i = 0; i < n; i++) {
             probes.addAll(behaviours[i].probes(i));
         }
-        int endpoints = n + cluster.memnodeCount() + clients.length;
         probes.add(new Probe("network.pending_events", net::pendingEvents,
-            3L * endpoints * nodes[0].ctbcast().fabric().maxOutstanding() + 64));
+            3L * endpoints * instances[0][0].node.ctbcast().fabric().maxOutstanding() + 64));
         return probes;
     }
 
     /**
-     * Replica slot {@code r}'s consensus structures: the pending-request table's held, unexecuted requests
+     * Replica process {@code x}'s consensus structures: the pending-request table's held, unexecuted requests
      * (clients x depth), the consensus TBcast's buffer (2t) and, per member, the replica links' queue that the
      * direct stream and the TBcasts send through (t slots + staging; the loopback's capacity to itself).
      */
-    private List<Probe> consensusProbes(int r) {
-        String name = NodeId.toString(NodeId.replica(r));
-        ReplicaNode first = nodes[r];
+    private List<Probe> consensusProbes(ReplicaInstance x) {
+        String name = x.name();
+        ReplicaNode first = x.node;
         List<Probe> probes = new ArrayList<>();
         probes.add(new Probe(name + ".pending_requests",
-            () -> nodes[r] == null ? 0 : nodes[r].replica().pendingRequests(), first.replica().pendingRequestsCapacity()));
+            () -> x.node == null ? 0 : x.node.replica().pendingRequests(), first.replica().pendingRequestsCapacity()));
         probes.add(new Probe(name + ".consensus_tbcast.buffered",
-            () -> nodes[r] == null ? 0 : nodes[r].consensusTbcastBuffered(), first.consensusTbcastCapacity()));
-        for (int p = 0; p < nodes.length; p++) {
+            () -> x.node == null ? 0 : x.node.consensusTbcastBuffered(), first.consensusTbcastCapacity()));
+        for (int p = 0; p < instances.length; p++) {
             final int to = p;
             probes.add(new Probe(name + ".links.to" + p + ".queued",
-                () -> nodes[r] == null ? 0 : nodes[r].linkQueued(to), first.linkQueueCapacity(to)));
+                () -> x.node == null ? 0 : x.node.linkQueued(to), first.linkQueueCapacity(to)));
         }
         return probes;
     }
 
     @Override
     public String toString() {
-        return "SimCluster[n=" + nodes.length + ", memnodes=" + memnodeUp.length + ", clients=" + clients.length
+        return "SimCluster[n=" + instances.length + ", memnodes=" + memnodeUp.length + ", clients=" + clients.length
             + ", behaviours=" + Arrays.toString(behaviours) + "]";
     }
 }

@@ -5,6 +5,7 @@ import org.ubft.fabric.sim.SimNetwork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 
 /**
@@ -17,12 +18,22 @@ import java.util.function.LongSupplier;
 public final class Trace implements SimEvents {
     private final Writer out;
     private final LongSupplier fingerprint;
+    private final IntFunction<String> replicaNames;
     private long lines;
 
-    /** @param fingerprint the network's fingerprint (set once the cluster exists: {@link #follow}) */
+    /** @param fingerprint the network's fingerprint (0 until the cluster exists) */
     public Trace(Writer out, LongSupplier fingerprint) {
+        this(out, fingerprint, i -> "replica-" + i);
+    }
+
+    /**
+     * @param replicaNames how to name replica slot i's events: {@code replica-i}, or which twin of a twin slot
+     *                     ({@link org.ubft.sim.SimCluster#replicaName})
+     */
+    public Trace(Writer out, LongSupplier fingerprint, IntFunction<String> replicaNames) {
         this.out = out;
         this.fingerprint = fingerprint;
+        this.replicaNames = replicaNames;
     }
 
     private void line(long time, String node, String kind, String details) {
@@ -34,8 +45,8 @@ public final class Trace implements SimEvents {
         }
     }
 
-    private static String replica(int i) {
-        return "replica-" + i;
+    private String replica(int i) {
+        return replicaNames.apply(i);
     }
 
     private static String client(int c) {

@@ -29,14 +29,17 @@ class ScenarioBudgetTest {
     void everyScenarioPassesItsSeeds(String name) {
         Scenario scenario = Scenarios.byName(name);
         // byz-* scenarios: one seed here; ByzantineBehavioursTest runs two more, with evidence that each attack happened
-        long seeds = name.startsWith("byz-") ? 1 : SEEDS;
+        // (adversary-random: RandomAdversaryTest runs 60 seeds)
+        long seeds = name.startsWith("byz-") || name.startsWith("adversary-") ? 1 : SEEDS;
+        // (a random adversary may partition or pause a replica until a late GST: fewer requests complete by then)
+        int least = name.startsWith("adversary-") ? 20 : 50;
         for (long seed = 1; seed <= seeds; seed++) {
             RunResult r = Simulator.run(scenario, seed);
             String where = r.replayCommand(name + "-" + seed + ".trace");
             assertTrue(r.ok(), () -> where + ": " + r.violations().kept() + "\n" + r.countersLines());
             // an undecided check is not a violation, but the default budget must decide every one
             assertTrue(r.violations().unknownTotal() == 0, () -> where + ": " + r.violations().unknowns());
-            assertTrue(r.accepted() > 50 && r.accepted() == r.submitted(),
+            assertTrue(r.accepted() > least && r.accepted() == r.submitted(),
                 where + ": submitted " + r.submitted() + ", accepted " + r.accepted());
         }
     }

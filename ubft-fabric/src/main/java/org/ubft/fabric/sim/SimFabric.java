@@ -19,20 +19,28 @@ import java.util.Map;
 public final class SimFabric implements Fabric {
     private final SimNetwork network;
     private final int localNode;
+    /** -1 for a node's only endpoint; 0 or 1 for one of its twins ({@link SimNetwork#openTwin}). */
+    private final int twin;
     private final OperationGuard guard;
     private final Map<Integer, SimRegion> regions = new HashMap<>();
     private final Map<Long, SimQueuePair> queuePairs = new HashMap<>();
     private final ArrayDeque<SimOperation> completions = new ArrayDeque<>();
 
-    SimFabric(SimNetwork network, int localNode, int maxOutstanding) {
+    SimFabric(SimNetwork network, int localNode, int twin, int maxOutstanding) {
         this.network = network;
         this.localNode = localNode;
+        this.twin = twin;
         this.guard = new OperationGuard(maxOutstanding);
     }
 
     @Override
     public int localNode() {
         return localNode;
+    }
+
+    /** Which twin of its node this endpoint is (0 or 1, {@link SimNetwork#openTwin}), or -1 for a node's only one. */
+    public int twin() {
+        return twin;
     }
 
     public SimNetwork network() {

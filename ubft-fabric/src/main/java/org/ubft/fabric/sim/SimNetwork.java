@@ -25,12 +25,25 @@ import java.util.function.BooleanSupplier;
  * returns a mix of old and new words. For simulating a Byzantine writer (none by default): a node's
  * {@link #writeTap} sees, and may change, each WRITE it posts, and {@link #injectWrite} adds a raw WRITE of a
  * node that nobody waits for.
+ *
+ * <p><b>Twins</b> (Bano et al., "Twins: BFT Systems Made Robust"): a node may run as two endpoints with one node id
+ * ({@link #openTwin}), the way a Byzantine replica can run two correct-looking processes under one identity. Every
+ * other node still addresses the node id; which twin an operation reaches, and which twin's operations reach a
+ * peer, is decided when it arrives by the network's {@link TwinRoutes} (set per phase by the adversary,
+ * {@link #twinRoutes}). A peer reaches at most one twin at a time, so a WRITE lands once (never duplicated) and a
+ * READ answers from one memory; the answer goes back on the route it came by, and is lost (the operation ends
+ * UNREACHABLE) if the route changed meanwhile. Both twins have the node id's permissions everywhere: both may write
+ * the node's register regions on the memory nodes, which is exactly what a Byzantine node can do.
  */
 public final class SimNetwork {
     private final SplittableRandom random;
     private final SimClock clock = new SimClock();
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final Map<Integer, SimFabric> nodes = new HashMap<>();
+    /** Nodes that run as twins: their endpoints by twin (0, 1); an entry is null while that twin is down. */
+    private final Map<Integer, SimFabric[]> twins = new HashMap<>();
+    private TwinRoutes twinRoutes = TwinRoutes.ALL;
+    private ArrivalListener arrivals;
     private final Map<Long, LatencyModel> linkLatency = new HashMap<>();
     private final Map<Long, Double> linkDrop = new HashMap<>();
     private final Set<Long> cutLinks = new HashSet<>();
@@ -41,6 +54,30 @@ public final class SimNetwork {
     public interface WriteTap {
         void onWrite(int owner, int regionId, int offset, byte[] data);
     }
+
+    /**
+     * Which endpoints reach each other when one of them is a twin ({@link #openTwin}); links between two nodes without
+     * twins are not asked (they follow {@link #partition}). A twin is {@code (node, twin)} with twin 0 or 1, an
+     * endpoint without twins has twin -1. An operation that a peer posts to a node with twins reaches the first twin
+     * (0, then 1) that is up and connected from the peer: a router should connect a peer to at most one twin, except
+     * memory nodes, which never post. Must be a pure function of its arguments (the run must replay from its seed).
+     */
+    @FunctionalInterface
+    public interface TwinRoutes {
+        /** Every endpoint reaches every other: peers reach twin 0 while it is up, twin 1 otherwise. */
+        TwinRoutes ALL = (fromNode, fromTwin, toNode, toTwin) -> true;
+
+        /** Whether an operation posted by endpoint {@code (fromNode, fromTwin)} reaches {@code (toNode, toTwin)}. */
+        boolean connected(int fromNode, int fromTwin, int toNode, int toTwin);
+    }
+
+    /** Sees every operation that reaches its target endpoint (for tests and the adversary's accounting). */
+    @FunctionalInterface
+    public interface ArrivalListener {
+        /** An operation of endpoint {@code (fromNode, fromTwin)} reached {@code (toNode, toTwin)}; twin -1: no twins. */
+        void arrived(int fromNode, int fromTwin, int toNode, int toTwin, boolean write);
+    }
+
     private LatencyModel defaultLatency = LatencyModel.uniform(800, 1_200);
     private long operationTimeoutNanos = 1_000_000;
     private double tornWriteProbability;
@@ -61,29 +98,98 @@ public final class SimNetwork {
         if (!NodeId.isValid(nodeId)) {
             throw new FabricException("not a node id: " + nodeId);
         }
-        if (nodes.containsKey(nodeId)) {
+        if (nodes.containsKey(nodeId) || twinUp(nodeId)) {
             throw new FabricException(NodeId.toString(nodeId) + " is already running in this simulation");
         }
-        SimFabric fabric = new SimFabric(this, nodeId, maxOutstanding);
+        SimFabric fabric = new SimFabric(this, nodeId, -1, maxOutstanding);
         nodes.put(nodeId, fabric);
         return fabric;
     }
 
-    /** Crashes {@code nodeId}: its memory is lost, its operations in flight never complete. */
+    /**
+     * Starts twin {@code twin} (0 or 1) of node {@code nodeId} (again, after its crash: with empty memory): a second
+     * endpoint with the same node id and the same rights, reached by the peers that {@link #twinRoutes} route to it.
+     */
+    public SimFabric openTwin(int nodeId, int twin) {
+        if (!NodeId.isValid(nodeId)) {
+            throw new FabricException("not a node id: " + nodeId);
+        }
+        if (twin != 0 && twin != 1) {
+            throw new FabricException("a node has twins 0 and 1, not " + twin);
+        }
+        if (nodes.containsKey(nodeId)) {
+            throw new FabricException(NodeId.toString(nodeId) + " is already running without twins");
+        }
+        SimFabric[] pair = twins.computeIfAbsent(nodeId, k -> new SimFabric[2]);
+        if (pair[twin] != null) {
+            throw new FabricException("twin " + twin + " of " + NodeId.toString(nodeId) + " is already running");
+        }
+        pair[twin] = new SimFabric(this, nodeId, twin, maxOutstanding);
+        return pair[twin];
+    }
+
+    /** Sets which endpoints reach each other when one is a twin, from now on (for operations arriving from now on). */
+    public SimNetwork twinRoutes(TwinRoutes routes) {
+        this.twinRoutes = java.util.Objects.requireNonNull(routes, "routes");
+        return this;
+    }
+
+    /** Tells {@code listener} (null: nobody) of every operation that reaches its target from now on. */
+    public SimNetwork arrivals(ArrivalListener listener) {
+        this.arrivals = listener;
+        return this;
+    }
+
+    /** Crashes {@code nodeId} (every twin of it): its memory is lost, its operations in flight never complete. */
     public void crash(int nodeId) {
         SimFabric f = nodes.get(nodeId);
         if (f != null) {
             f.close();
         }
+        SimFabric[] pair = twins.get(nodeId);
+        if (pair != null) {
+            for (SimFabric t : pair.clone()) {
+                if (t != null) {
+                    t.close();
+                }
+            }
+        }
     }
 
+    /** Crashes twin {@code twin} of {@code nodeId} only. */
+    public void crashTwin(int nodeId, int twin) {
+        SimFabric[] pair = twins.get(nodeId);
+        if (pair != null && pair[twin] != null) {
+            pair[twin].close();
+        }
+    }
+
+    /** Whether {@code nodeId} (any twin of it) is up. */
     public boolean isUp(int nodeId) {
-        return nodes.containsKey(nodeId);
+        return nodes.containsKey(nodeId) || twinUp(nodeId);
+    }
+
+    /** Whether twin {@code twin} of {@code nodeId} is up. */
+    public boolean isTwinUp(int nodeId, int twin) {
+        SimFabric[] pair = twins.get(nodeId);
+        return pair != null && pair[twin] != null;
+    }
+
+    private boolean twinUp(int nodeId) {
+        SimFabric[] pair = twins.get(nodeId);
+        return pair != null && (pair[0] != null || pair[1] != null);
     }
 
     void closed(SimFabric fabric) {
-        nodes.remove(fabric.localNode(), fabric);
-        mix(0xC1, fabric.localNode(), 0);
+        if (fabric.twin() < 0) {
+            nodes.remove(fabric.localNode(), fabric);
+        } else {
+            SimFabric[] pair = twins.get(fabric.localNode());
+            if (pair[fabric.twin()] == fabric) {
+                pair[fabric.twin()] = null;
+            }
+        }
+        mix(0xC1, tag(fabric), 0);
     }
 
     // ---- fault and timing settings ------------------------------------------------------------------
@@ -245,7 +351,8 @@ public final class SimNetwork {
     /**
      * A raw WRITE of {@code data} by node {@code from} to {@code owner}'s region {@code regionId} at {@code offset},
      * posted now, that nobody waits for (no completion): it arrives after the link's latency (unless dropped, or the
-     * link is cut) and is applied if {@code from} is up, the owner is up and lets {@code from} write there.
+     * link is cut) and is applied if {@code from} is up, the owner is up and lets {@code from} write there. A node
+     * that runs as twins injects nothing.
      */
     public void injectWrite(int from, int owner, int regionId, int offset, byte[] data) {
         SimFabric poster = nodes.get(from);
@@ -259,8 +366,8 @@ public final class SimNetwork {
             return;
         }
         events.add(new Event(clock.now + latency(from, owner), nextEventSeq++, () -> {
-            SimFabric target = nodes.get(owner);
-            if (!poster.isClosed() && target != null && !cutLinks.contains(link(from, owner))) {
+            SimFabric target = poster.isClosed() ? null : target(poster, owner);
+            if (target != null) {
                 SimRegion region = target.regionFor(op);
                 if (region != null) {
                     region.apply(op);
@@ -295,11 +402,15 @@ public final class SimNetwork {
             }
             return;
         }
-        SimFabric owner = nodes.get(op.owner);
-        if (owner == null || cutLinks.contains(link(op.poster.localNode(), op.owner))) {
+        SimFabric owner = target(op.poster, op.owner);
+        if (owner == null) {
             return; // no answer: the timeout completes it
         }
-        mix(0xA1, op.owner, op.workRequestId);
+        op.target = owner;
+        mix(0xA1, tag(owner), op.workRequestId);
+        if (arrivals != null) {
+            arrivals.arrived(op.poster.localNode(), op.poster.twin(), owner.localNode(), owner.twin(), op.isWrite);
+        }
         SimRegion region = owner.regionFor(op);
         if (region == null) {
             respond(op, Status.ACCESS_DENIED, clock.now);
@@ -331,8 +442,8 @@ public final class SimNetwork {
 
     /** A WRITE that arrives after its poster gave up on it still lands (it "may or may not" take effect). */
     private void applyLateWrite(SimOperation op) {
-        SimFabric owner = nodes.get(op.owner);
-        if (owner != null && !cutLinks.contains(link(op.poster.localNode(), op.owner))) {
+        SimFabric owner = target(op.poster, op.owner);
+        if (owner != null) {
             SimRegion region = owner.regionFor(op);
             if (region != null) {
                 region.apply(op);
@@ -343,7 +454,7 @@ public final class SimNetwork {
     private void respond(SimOperation op, Status status, long leavesAt) {
         long back = latency(op.owner, op.poster.localNode());
         events.add(new Event(leavesAt + back, nextEventSeq++, () -> {
-            if (!cutLinks.contains(link(op.owner, op.poster.localNode()))) {
+            if (!cutLinks.contains(link(op.owner, op.poster.localNode())) && connected(op.target, op.poster)) {
                 finish(op, status);
             }
         }));
@@ -353,10 +464,46 @@ public final class SimNetwork {
         if (op.ready || op.poster.isClosed()) {
             return;
         }
-        mix(0xF0 + status.ordinal(), op.poster.localNode(), op.workRequestId);
+        mix(0xF0 + status.ordinal(), tag(op.poster), op.workRequestId);
         op.status = status;
         op.ready = true;
         op.poster.release(op);
+    }
+
+    /**
+     * The endpoint that an operation of {@code poster} for node {@code owner} reaches now, or null: the owner is down,
+     * the link is cut, or no twin of the owner is routed to the poster. A twin reaches its own memory.
+     */
+    private SimFabric target(SimFabric poster, int owner) {
+        int from = poster.localNode();
+        if (cutLinks.contains(link(from, owner))) {
+            return null;
+        }
+        SimFabric[] pair = twins.get(owner);
+        if (pair == null) {
+            SimFabric target = nodes.get(owner);
+            return target != null && connected(poster, target) ? target : null;
+        }
+        if (from == owner && poster.twin() >= 0) {
+            return poster;
+        }
+        for (SimFabric t : pair) {
+            if (t != null && connected(poster, t)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@code from}'s operations reach {@code to} by the twin routes (always, when neither is a twin). */
+    private boolean connected(SimFabric from, SimFabric to) {
+        return (from.twin() < 0 && to.twin() < 0)
+            || twinRoutes.connected(from.localNode(), from.twin(), to.localNode(), to.twin());
+    }
+
+    /** An endpoint in the fingerprint: its node id, and for a twin which one (so a node without twins hashes as before). */
+    private static long tag(SimFabric f) {
+        return f.twin() < 0 ? f.localNode() : f.localNode() | ((long) (f.twin() + 1) << 32);
     }
 
     private long latency(int from, int to) {

@@ -18,6 +18,8 @@ final class SimOperation {
     final int dstIndex;
     Status status;
     boolean ready;
+    /** The endpoint the operation reached (for a node with twins: the one its route chose), once it arrived. */
+    SimFabric target;
 
     SimOperation(long workRequestId, SimFabric poster, int owner, int regionId, int offset, int length,
                  boolean isWrite, byte[] data, MutableDirectBuffer dst, int dstIndex) {

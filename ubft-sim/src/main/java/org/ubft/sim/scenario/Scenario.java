@@ -11,7 +11,8 @@ import java.util.function.Supplier;
 
 /**
  * A named, seeded experiment: the cluster's options, the behaviour of each replica slot (made afresh for
- * every run: the plug-in point for Byzantine behaviours, {@link ReplicaBehaviour}), and a planner that sets the
+ * every run, possibly from a random source drawn from the run's seed: the plug-in point for Byzantine behaviours,
+ * {@link ReplicaBehaviour}), and a planner that sets the
  * run's network conditions and schedules its faults on the cluster (drawing every choice from the run's random
  * source) and returns the {@link Plan}; and the behaviour of each client slot ({@link ClientBehaviour}: Byzantine
  * clients). {@code liveness} says whether the faults stay within the tolerance, so that
@@ -19,7 +20,7 @@ import java.util.function.Supplier;
  * always checked.
  */
 public record Scenario(String name, String description, Function<SplittableRandom, SimOptions> options,
-                       Supplier<ReplicaBehaviour[]> behaviours, Planner planner, boolean liveness,
+                       Function<SplittableRandom, ReplicaBehaviour[]> behaviours, Planner planner, boolean liveness,
                        Supplier<ClientBehaviour[]> clientBehaviours) {
 
     /** Sets up one run on a started cluster. */
@@ -29,7 +30,7 @@ public record Scenario(String name, String description, Function<SplittableRando
     }
 
     public static Scenario of(String name, String description, Planner planner) {
-        return new Scenario(name, description, r -> SimOptions.defaults(), () -> new ReplicaBehaviour[0], planner,
+        return new Scenario(name, description, r -> SimOptions.defaults(), r -> new ReplicaBehaviour[0], planner,
             true, () -> new ClientBehaviour[0]);
     }
 
@@ -45,6 +46,14 @@ public record Scenario(String name, String description, Function<SplittableRando
 
     /** Fresh behaviours for every run, from {@code perRun} (for behaviours with state). */
     public Scenario withBehaviours(Supplier<ReplicaBehaviour[]> perRun) {
+        return withSeededBehaviours(r -> perRun.get());
+    }
+
+    /**
+     * Fresh behaviours for every run, drawn from a random source of the run's own (from its seed, apart from the
+     * streams of the options, the cluster and the planner): e.g. which replica slot runs as twins.
+     */
+    public Scenario withSeededBehaviours(Function<SplittableRandom, ReplicaBehaviour[]> perRun) {
         return new Scenario(name, description, options, perRun, planner, liveness, clientBehaviours);
     }
 

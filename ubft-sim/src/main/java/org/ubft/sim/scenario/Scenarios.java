@@ -217,12 +217,16 @@ public final class Scenarios {
     public static final Scenario RESTART_THEN_LEADER_CRASH_CPU = RESTART_THEN_LEADER_CRASH
         .withOptions(r -> SimOptions.defaults()).named("restart-then-leader-crash-cpu");
 
-    /** Every scenario of {@code ubft sim --scenario all}. */
-    public static final List<Scenario> ALL = Stream.concat(Stream.of(ALL_CORRECT, LOSSY_BEFORE_GST,
+    /**
+     * Every scenario of {@code ubft sim --scenario all}: these, the Byzantine ones ({@link ByzantineScenarios#ALL}) and
+     * the Twins representatives ({@link TwinsScenarios#SAMPLE}; the whole enumeration runs as {@code twins-e}).
+     */
+    public static final List<Scenario> ALL = Stream.of(Stream.of(ALL_CORRECT, LOSSY_BEFORE_GST,
         PARTITION_LEADER, LEADER_CRASH, FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS,
         LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, LEADER_CRASH_RESTART,
         KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
-        Stream.concat(ByzantineScenarios.ALL.stream(), Stream.of(AdversaryScenarios.RANDOM))).toList();
+        ByzantineScenarios.ALL.stream(), Stream.of(AdversaryScenarios.RANDOM), TwinsScenarios.SAMPLE.stream())
+        .flatMap(s -> s).toList();
 
     /**
      * More replica crashes than the cluster tolerates (f + 1 followers crash at 2-20 ms): no request after that can
@@ -240,16 +244,25 @@ public final class Scenarios {
 
     /**
      * Scenarios that find known, open bugs: not in {@link #ALL} (so that {@code ubft sim} and the default tests stay
-     * green), run by name. {@code restart-then-leader-crash} was one until the own-stream log and the requests for
-     * lasting FIFO holes (README, Simulator), and the signature flood until checks were deduplicated and budgeted
-     * per sender. Now: two schedules of {@link #ALL} that lose liveness once signatures and executions cost virtual
-     * CPU time ({@code -cpu}, {@link CpuCosts#DEFAULT}): lagging-follower-partner-crash seed 5 (the lagging
-     * follower's state transfer does not complete), restart-then-leader-crash seed 10.
+     * green), run by name. ({@code restart-then-leader-crash} was one until the own-stream log and the requests for
+     * lasting FIFO holes; the signature flood until checks were deduplicated and budgeted per sender.) Now: two
+     * schedules of {@link #ALL} that lose liveness once signatures and executions cost virtual CPU time
+     * ({@code -cpu}, {@link CpuCosts#DEFAULT}): lagging-follower-partner-crash seed 5 (the lagging follower's state
+     * transfer does not complete), restart-then-leader-crash seed 10; and those found by Twins
+     * ({@link TwinsScenarios#KNOWN_BUGS}), all of liveness after GST: {@code twins-e-0165}, a CRTFY_VC lost in a
+     * partition was never sent again (now it is, while a view waits for its NEW_VIEW); {@code twins-e-0089}, a
+     * replica link that gave up writes in a partition delivers nothing newer until the sender laps the ring, so the
+     * correct replicas do not hear each other's COMPLAINTs after GST; {@code twins-e-1001}, a correct client's
+     * request whose reply left the replicas' reply cache before the client asked again is never answered.
      */
-    public static final List<Scenario> KNOWN_BUGS = List.of(LAGGING_FOLLOWER_PARTNER_CRASH_CPU,
-        RESTART_THEN_LEADER_CRASH_CPU);
+    public static final List<Scenario> KNOWN_BUGS = java.util.stream.Stream.concat(
+        Stream.of(LAGGING_FOLLOWER_PARTNER_CRASH_CPU, RESTART_THEN_LEADER_CRASH_CPU),
+        TwinsScenarios.KNOWN_BUGS.stream()).toList();
 
-    /** The scenario called {@code name} (of {@link #ALL}, {@link #KNOWN_BUGS} or {@link #TOO_MANY_CRASHES}), or null. */
+    /**
+     * The scenario called {@code name} (of {@link #ALL}, {@link #KNOWN_BUGS}, {@link #TOO_MANY_CRASHES}, or
+     * {@code twins-e-NNNN} of the Twins enumeration), or null.
+     */
     public static Scenario byName(String name) {
         for (List<Scenario> list : List.of(ALL, KNOWN_BUGS, List.of(TOO_MANY_CRASHES))) {
             for (Scenario s : list) {
@@ -258,6 +271,22 @@ public final class Scenarios {
                 }
             }
         }
-        return null;
+        return TwinsScenarios.byName(name);
+    }
+
+    /**
+     * The scenarios {@code ubft sim --scenario NAME} runs: {@code all} ({@link #ALL}), a family ({@code twins-e}:
+     * the whole Twins enumeration, {@link TwinsScenarios#enumeration()}), or the one called {@code name}
+     * ({@link #byName}); empty if none.
+     */
+    public static List<Scenario> named(String name) {
+        if ("all".equals(name)) {
+            return ALL;
+        }
+        if (TwinsScenarios.ENUMERATED.equals(name)) {
+            return TwinsScenarios.enumeration();
+        }
+        Scenario s = byName(name);
+        return s == null ? List.of() : List.of(s);
     }
 }

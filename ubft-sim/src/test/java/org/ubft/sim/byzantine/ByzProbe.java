@@ -14,8 +14,8 @@ final class ByzProbe {
     final RunResult result;
 
     ByzProbe(Scenario s, long seed) {
-        Scenario probe = s.withBehaviours(() -> {
-            ReplicaBehaviour[] b = s.behaviours().get();
+        Scenario probe = s.withSeededBehaviours(r -> {
+            ReplicaBehaviour[] b = s.behaviours().apply(r);
             made.add(b);
             return b;
         });
