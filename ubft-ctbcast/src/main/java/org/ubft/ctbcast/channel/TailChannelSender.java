@@ -21,9 +21,12 @@ import org.ubft.fabric.Status;
  *       {@link CompletionRouter} under this sender's tag, frees it and lets staged messages go (posted from
  *       inside {@link #onCompletion}).</li>
  *   <li>A WRITE that ends UNREACHABLE is counted and posted again, same message, up to {@link #MAX_REWRITES}
- *       times, unless a newer message takes its slot first (then it is counted as superseded). A WRITE that ends ACCESS_DENIED is counted and its slot
- *       reused. Beyond that the channel does not
- *       retransmit (tail semantics; the receiver catches up when the slot is written again).</li>
+ *       times, unless a newer message takes its slot first (then it is counted as superseded). Then the slot is
+ *       abandoned until a later WRITE to the receiver succeeds (the link is back): abandoned slots that still hold
+ *       their message are written again then. Without that, a receiver cut off for a while waited at the first lost
+ *       slot, with newer messages already in its ring, until the sender lapped the ring t messages later (a replica
+ *       link after a partition, found by Twins: COMPLAINTs unheard for 85 ms after GST). A WRITE that ends
+ *       ACCESS_DENIED is counted and its slot reused.</li>
  *   <li>Memory is fixed at construction (mirror of t slots, staging of the given capacity); sending
  *       allocates nothing beyond what the fabric does. Single-threaded, on the fabric's thread.</li>
  * </ul>
@@ -47,6 +50,9 @@ public final class TailChannelSender implements CompletionHandler {
 
     /** Slots whose last WRITE ended UNREACHABLE and still hold the newest message for that slot. */
     private final boolean[] rewrite;
+    /** Slots given up after {@link #MAX_REWRITES} that still hold their message: written again on the next success. */
+    private final boolean[] abandonedSlot;
+    private int abandonedPending;
     private final byte[] rewriteAttempts;
     private final int[] slotWriteBytes;
     private int rewritesPending;
@@ -83,6 +89,7 @@ public final class TailChannelSender implements CompletionHandler {
         this.inFlight = new boolean[layout.t()];
         this.rewrite = new boolean[layout.t()];
         this.rewriteAttempts = new byte[layout.t()];
+        this.abandonedSlot = new boolean[layout.t()];
         this.slotWriteBytes = new int[layout.t()];
         this.staging = new StagingRing(stagingCapacity, layout.maxMessageBytes());
         this.lazyInFlight = layout.t() / 2;
@@ -140,7 +147,12 @@ public final class TailChannelSender implements CompletionHandler {
         inFlight[(int) slot] = false;
         inFlightCount--;
         switch (status) {
-            case SUCCESS -> written++;
+            case SUCCESS -> {
+                written++;
+                if (abandonedPending > 0) {
+                    rearmAbandoned();
+                }
+            }
             case UNREACHABLE -> {
                 // The receiver may have missed the message (the connection broke or the write timed out): write the
                 // slot again, same index and incarnation, unless a newer message takes the slot first. Without this a
@@ -152,6 +164,8 @@ public final class TailChannelSender implements CompletionHandler {
                     rewritesPending++;
                 } else {
                     abandoned++;
+                    abandonedSlot[(int) slot] = true;
+                    abandonedPending++;
                 }
             }
             case ACCESS_DENIED -> denied++;
@@ -185,6 +199,21 @@ public final class TailChannelSender implements CompletionHandler {
         return posted;
     }
 
+    /** A WRITE succeeded: the receiver is reachable again, so the abandoned slots are written again. */
+    private void rearmAbandoned() {
+        for (int slot = 0; slot < abandonedSlot.length; slot++) {
+            if (abandonedSlot[slot]) {
+                abandonedSlot[slot] = false;
+                rewriteAttempts[slot] = 0;
+                if (!rewrite[slot]) {
+                    rewrite[slot] = true;
+                    rewritesPending++;
+                }
+            }
+        }
+        abandonedPending = 0;
+    }
+
     private boolean canWrite(long index) {
         return !inFlight[layout.slot(index)] && fabric.outstanding() < fabric.maxOutstanding();
     }
@@ -197,6 +226,10 @@ public final class TailChannelSender implements CompletionHandler {
             rewrite[slot] = false; // a newer message supersedes the one to write again
             rewritesPending--;
             superseded++;
+        }
+        if (abandonedSlot[slot]) {
+            abandonedSlot[slot] = false; // (the same: the abandoned message left the tail)
+            abandonedPending--;
         }
         slotWriteBytes[slot] = bytes;
         rewriteAttempts[slot] = 0;

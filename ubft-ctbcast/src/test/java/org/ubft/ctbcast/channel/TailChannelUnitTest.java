@@ -299,6 +299,37 @@ class TailChannelUnitTest {
         assertTrue(sender.isIdle(), "the slot is free again");
     }
 
+    /**
+     * A slot given up after {@link TailChannelSender#MAX_REWRITES} (the receiver unreachable for a while) is written
+     * again once a later WRITE to the receiver succeeds, so the receiver does not wait at that slot until the ring is
+     * lapped while newer messages sit in it (found by Twins: a replica link after a partition).
+     */
+    @Test
+    void anAbandonedSlotIsWrittenAgainOnceTheReceiverIsReachable() {
+        TailChannelLayout layout = new TailChannelLayout(T, MAX);
+        StubFabric fabric = new StubFabric();
+        TailChannelSender sender = new TailChannelSender(fabric, 9, ChannelHarness.RECEIVER, 5, layout, T);
+        UnsafeBuffer payload = new UnsafeBuffer(new byte[MAX]);
+        sender.send(payload, 0, Messages.fill(payload, 0, MAX));
+        for (int attempt = 0; attempt <= TailChannelSender.MAX_REWRITES; attempt++) {
+            fabric.completed();
+            sender.onCompletion(CompletionRouter.compose(9, 0), Status.UNREACHABLE);
+        }
+        assertEquals(1, sender.abandoned());
+        long writes = fabric.writes;
+        sender.send(payload, 0, Messages.fill(payload, 1, MAX)); // the link is back: message 1, slot 1
+        assertEquals(writes + 1, fabric.writes);
+        fabric.completed();
+        sender.onCompletion(CompletionRouter.compose(9, 1), Status.SUCCESS);
+        assertEquals(writes + 2, fabric.writes, "slot 0 is written again");
+        assertEquals(layout.slotOffset(0), fabric.lastOffset);
+        assertEquals(layout.incarnation(0), fabric.lastSrc.getLong(fabric.lastSrcIndex + TailChannelLayout.INCARNATION_OFFSET),
+            "with message 0");
+        fabric.completed();
+        sender.onCompletion(CompletionRouter.compose(9, 0), Status.SUCCESS);
+        assertTrue(sender.isIdle());
+    }
+
     @Test
     void senderWaitsWhenTheFabricIsFull() {
         TailChannelLayout layout = new TailChannelLayout(T, MAX);
