@@ -156,8 +156,16 @@ public final class TwinsScenarios {
      */
     public static final int TAIL_STALL = 89;
 
-    /** The Twins scenarios of {@link Scenarios#KNOWN_BUGS}: {@link #SPLIT_LEADER}, {@link #TAIL_STALL}, {@link #REPLY_EVICTED}. */
-    public static final List<Scenario> KNOWN_BUGS = List.of(enumerated(SPLIT_LEADER), enumerated(TAIL_STALL),
+    /**
+     * An enumerated schedule that still loses liveness with seeds 1 and 2 (client 0's first request is never
+     * accepted): not analysed yet. ({@link #SPLIT_LEADER}, {@link #TAIL_STALL} and {@link #REPLY_EVICTED} were the known
+     * bugs until CRTFY_VCs were sent again while a view waits for its NEW_VIEW and abandoned tail-channel slots were
+     * written again; {@link #REPLY_EVICTED} passes seeds 1-2 since, its cause is not fixed.)
+     */
+    public static final int FIRST_REQUEST_UNANSWERED = 993;
+
+    /** The Twins scenarios of {@link Scenarios#KNOWN_BUGS}: {@link #FIRST_REQUEST_UNANSWERED}, {@link #REPLY_EVICTED}. */
+    public static final List<Scenario> KNOWN_BUGS = List.of(enumerated(FIRST_REQUEST_UNANSWERED),
         enumerated(REPLY_EVICTED));
 
     /**
