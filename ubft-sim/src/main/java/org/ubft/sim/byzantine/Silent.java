@@ -1,6 +1,5 @@
 package org.ubft.sim.byzantine;
 
-import org.agrona.DirectBuffer;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.sim.SlotContext;
 
@@ -21,42 +20,12 @@ public final class Silent extends ByzantineBehaviour {
 
     @Override
     public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
-        return new ForwardingOutput(output) {
-            private long lastK;
-
-            private boolean silent() {
-                if (slot.now() >= from) {
-                    acted();
-                    return true;
-                }
-                return false;
+        return new SilencingOutput(output, () -> {
+            if (slot.now() >= from) {
+                acted();
+                return true;
             }
-
-            @Override
-            public long ctbcast(DirectBuffer b, int off, int len) {
-                return lastK = silent() ? lastK + 1 : real.ctbcast(b, off, len);
-            }
-
-            @Override
-            public void tbcast(DirectBuffer b, int off, int len) {
-                if (!silent()) {
-                    real.tbcast(b, off, len);
-                }
-            }
-
-            @Override
-            public void send(int to, DirectBuffer b, int off, int len) {
-                if (!silent()) {
-                    real.send(to, b, off, len);
-                }
-            }
-
-            @Override
-            public void reply(int client, DirectBuffer b, int off, int len) {
-                if (!silent()) {
-                    real.reply(client, b, off, len);
-                }
-            }
-        };
+            return false;
+        });
     }
 }

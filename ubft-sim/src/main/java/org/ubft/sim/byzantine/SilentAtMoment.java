@@ -1,6 +1,5 @@
 package org.ubft.sim.byzantine;
 
-import org.agrona.DirectBuffer;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.sim.SlotContext;
 
@@ -39,48 +38,18 @@ public final class SilentAtMoment extends ByzantineBehaviour {
 
     @Override
     public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
-        return new ForwardingOutput(output) {
-            private long lastK;
-
-            private boolean silent() {
-                long now = slot.now();
-                if (firedAt < 0 && now >= notBefore && moment.arrived(slot.omniscience(), slot.replica())) {
-                    firedAt = now;
-                    firedState = describe(slot);
-                }
-                if (firedAt >= 0 && now - firedAt < silentFor) {
-                    acted();
-                    return true;
-                }
-                return false;
+        return new SilencingOutput(output, () -> {
+            long now = slot.now();
+            if (firedAt < 0 && now >= notBefore && moment.arrived(slot.omniscience(), slot.replica())) {
+                firedAt = now;
+                firedState = describe(slot);
             }
-
-            @Override
-            public long ctbcast(DirectBuffer b, int off, int len) {
-                return lastK = silent() ? lastK + 1 : real.ctbcast(b, off, len);
+            if (firedAt >= 0 && now - firedAt < silentFor) {
+                acted();
+                return true;
             }
-
-            @Override
-            public void tbcast(DirectBuffer b, int off, int len) {
-                if (!silent()) {
-                    real.tbcast(b, off, len);
-                }
-            }
-
-            @Override
-            public void send(int to, DirectBuffer b, int off, int len) {
-                if (!silent()) {
-                    real.send(to, b, off, len);
-                }
-            }
-
-            @Override
-            public void reply(int client, DirectBuffer b, int off, int len) {
-                if (!silent()) {
-                    real.reply(client, b, off, len);
-                }
-            }
-        };
+            return false;
+        });
     }
 
     private static String describe(SlotContext slot) {
