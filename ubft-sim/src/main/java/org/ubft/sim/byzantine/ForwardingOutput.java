@@ -5,7 +5,8 @@ import org.ubft.consensus.replica.ReplicaOutput;
 
 /** A {@link ReplicaOutput} that passes every action to {@code real}; behaviours override what they change. */
 class ForwardingOutput implements ReplicaOutput {
-    protected final ReplicaOutput real;
+    /** Where the actions go (non-final so that a switchable slot can retarget, RandomAdversary). */
+    protected ReplicaOutput real;
 
     ForwardingOutput(ReplicaOutput real) {
         this.real = real;

@@ -1,6 +1,5 @@
 package org.ubft.sim.byzantine;
 
-import org.agrona.DirectBuffer;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.consensus.runtime.ReplicaNode;
@@ -123,7 +122,7 @@ public final class RandomAdversary {
         private void activate(ByzantineBehaviour b) {
             strategy = b;
             if (current != null) {
-                current.target = b.wrapOutput(current.real, context);
+                current.retarget(b.wrapOutput(current.original, context));
                 b.attach(node, context);
             }
         }
@@ -143,7 +142,7 @@ public final class RandomAdversary {
             context = slot;
             current = new SwitchableOutput(output);
             if (strategy != null) {
-                current.target = strategy.wrapOutput(output, slot);
+                current.retarget(strategy.wrapOutput(output, slot));
             }
             return current;
         }
@@ -169,41 +168,16 @@ public final class RandomAdversary {
 
         /** The replica's actions, forwarded to the real ones or, once a strategy is picked, to its wrapper. */
         private static final class SwitchableOutput extends ForwardingOutput {
-            private ReplicaOutput target;
+            /** The replica's own actions (what a strategy wraps). */
+            private final ReplicaOutput original;
 
             SwitchableOutput(ReplicaOutput real) {
                 super(real);
-                this.target = real;
+                this.original = real;
             }
 
-            @Override
-            public long ctbcast(DirectBuffer buffer, int offset, int length) {
-                return target.ctbcast(buffer, offset, length);
-            }
-
-            @Override
-            public void allDelivered(long k) {
-                target.allDelivered(k);
-            }
-
-            @Override
-            public void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
-                target.summaryFormed(k, buffer, offset, length);
-            }
-
-            @Override
-            public void tbcast(DirectBuffer buffer, int offset, int length) {
-                target.tbcast(buffer, offset, length);
-            }
-
-            @Override
-            public void send(int replica, DirectBuffer buffer, int offset, int length) {
-                target.send(replica, buffer, offset, length);
-            }
-
-            @Override
-            public void reply(int client, DirectBuffer buffer, int offset, int length) {
-                target.reply(client, buffer, offset, length);
+            void retarget(ReplicaOutput target) {
+                real = target;
             }
         }
     }
