@@ -2682,7 +2682,8 @@ public final class Replica {
     public String describe() {
         StringBuilder b = new StringBuilder("view=").append(view).append(changingView ? "(changing)" : "")
             .append(" checkpoint=").append(checkpointSeq).append(" next_exec=").append(nextExec)
-            .append(" fetching=").append(fetching).append(" own_summary=").append(summaries.summaryK());
+            .append(" fetching=").append(fetching).append(" own_summary=").append(summaries.summaryK())
+            .append(' ').append(transfer.describe());
         for (PeerState p : peers) {
             b.append(" p").append(p.replica).append("{view=").append(p.view).append(" checkpoint=")
                 .append(p.checkpointSeq).append(" k=").append(p.lastK).append(p.afterGap ? " gap<=" + p.needK : "")

@@ -53,4 +53,9 @@ public final class StateTransferBridge implements StateTransferPort {
     public int doWork() {
         return transfer.doWork();
     }
+
+    @Override
+    public String describe() {
+        return transfer.describe();
+    }
 }

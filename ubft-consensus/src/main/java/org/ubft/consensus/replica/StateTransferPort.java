@@ -40,4 +40,9 @@ public interface StateTransferPort {
     void onMessage(int from, DirectBuffer buffer, int offset, int length);
 
     int doWork();
+
+    /** Where the transfer stands, for diagnostics (allocates). */
+    default String describe() {
+        return "transfer{}";
+    }
 }

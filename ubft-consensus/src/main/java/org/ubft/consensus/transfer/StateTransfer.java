@@ -35,7 +35,10 @@ import java.util.SplittableRandom;
  * <i>single-source</i> mode, where changing peer also drops what was collected, so a correct responsive peer then
  * completes it alone. (Mixing chunks of correct peers assumes they compress a state to the same bytes; if their LZ4
  * implementations differ, the fallback still converges.) A {@link #fetch} of a newer checkpoint retargets; late
- * chunks of the old one are dropped. A lost message costs one timeout and a change of peer.
+ * chunks of the old one are dropped. A lost request or chunk costs {@code reaskNanos}: a source that makes no
+ * progress that long is asked again for the chunks outstanding (links may drop: the tail channel keeps the last t
+ * messages only, and a receiver that lags loses older ones), so only a peer silent for {@code requestTimeoutNanos}
+ * costs a change of peer.
  *
  * <p><b>Byzantine input</b> is data: whatever a peer sends is checked in place and, if wrong, dropped and counted
  * under a {@link Drop} reason; nothing is thrown or allocated for it. Memory is fixed at construction: two
@@ -115,6 +118,7 @@ public final class StateTransfer {
     private int inFlightCount;
     private int scan;
     private long lastProgressNanos;
+    private long lastAskNanos;
 
     // counters
     private long chunksServed;
@@ -123,6 +127,7 @@ public final class StateTransfer {
     private long unavailableReceived;
     private long fetchesCompleted;
     private long retries;
+    private long reasks;
     private final long[] dropped = new long[DROPS.length];
 
     /**
@@ -347,6 +352,7 @@ public final class StateTransfer {
             inFlightCount--;
         }
         lastProgressNanos = clock.nanoTime();
+        lastAskNanos = lastProgressNanos;
         if (!get(received, index)) {
             set(received, index);
             receivedCount++;
@@ -422,7 +428,20 @@ public final class StateTransfer {
         inFlightCount = 0;
         scan = 0;
         lastProgressNanos = clock.nanoTime();
+        lastAskNanos = lastProgressNanos;
         requestMore();
+    }
+
+    /** Asks the source again for every chunk still outstanding (one of them, or its request, may have been lost). */
+    private void reask() {
+        reasks++;
+        lastAskNanos = clock.nanoTime();
+        int limit = shapeKnown ? shapeCount : 1;
+        for (int index = 0; index < limit; index++) {
+            if (get(inFlight, index)) {
+                port.send(source, sendBuffer, 0, TransferWire.encodeRequest(sendBuffer, 0, target, index));
+            }
+        }
     }
 
     private void resetCollected() {
@@ -471,16 +490,42 @@ public final class StateTransfer {
         }
     }
 
-    /** Timeouts: a source that made no progress for {@code requestTimeoutNanos} is replaced. Returns work done. */
+    /**
+     * Timeouts: a source that made no progress for {@code reaskNanos} is asked again for the chunks outstanding (and
+     * again every {@code reaskNanos}); one that made none for {@code requestTimeoutNanos} is replaced. Returns work done.
+     */
     public int doWork() {
-        if (fetching && clock.nanoTime() - lastProgressNanos >= config.requestTimeoutNanos()) {
+        if (!fetching) {
+            return 0;
+        }
+        long now = clock.nanoTime();
+        if (now - lastProgressNanos >= config.requestTimeoutNanos()) {
             switchSource();
+            return 1;
+        }
+        if (now - lastAskNanos >= config.reaskNanos() && inFlightCount > 0) {
+            reask();
             return 1;
         }
         return 0;
     }
 
     // ---------------------------------------------------------------- counters
+
+    /** One line of the fetch's state and the counters, for diagnostics (allocates). */
+    public String describe() {
+        StringBuilder b = new StringBuilder("transfer{fetching=").append(fetching).append(" target=").append(target)
+            .append(" source=").append(source).append(" received=").append(receivedCount).append('/')
+            .append(shapeKnown ? shapeCount : -1).append(" completed=").append(fetchesCompleted)
+            .append(" retries=").append(retries).append(" reasks=").append(reasks).append(" unavailable=").append(unavailableReceived)
+            .append(" served=").append(chunksServed).append(" unavailable_sent=").append(unavailableSent);
+        for (Drop d : DROPS) {
+            if (dropped[d.ordinal()] > 0) {
+                b.append(' ').append(d).append('=').append(dropped[d.ordinal()]);
+            }
+        }
+        return b.append('}').toString();
+    }
 
     /** Chunks sent in answer to STATE_REQUESTs. */
     public long chunksServed() {
@@ -510,6 +555,11 @@ public final class StateTransfer {
     /** Times a fetch moved to another peer (timeout, STATE_UNAVAILABLE, inconsistent or failed snapshot). */
     public long retries() {
         return retries;
+    }
+
+    /** Times the source was asked again for its outstanding chunks ({@code reaskNanos} without progress). */
+    public long reasks() {
+        return reasks;
     }
 
     /** Messages (or assembled states) dropped for {@code reason}. */

@@ -17,6 +17,7 @@ import org.ubft.sim.check.ValidityChecker;
 import org.ubft.sim.check.Violations;
 
 import java.io.Writer;
+import org.ubft.consensus.runtime.ReplicaNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -83,6 +84,24 @@ public final class Simulator {
         if (tracer != null) {
             tracer.fault(cluster.now(), "sim", "scenario " + scenario.name() + " seed " + seed + " gst " + plan.gst()
                 + " end " + plan.end());
+            for (int i = 0; i < options.n(); i++) {
+                if (!cluster.behaviour(i).correct()) {
+                    tracer.fault(cluster.now(), "sim", "byzantine replica-" + i + " " + cluster.behaviour(i));
+                }
+            }
+        }
+        String describeEvery = System.getenv("UBFT_SIM_DESCRIBE"); // debugging aid: replicas' state every N us
+        if (describeEvery != null) {
+            long every = Long.parseLong(describeEvery) * 1_000L;
+            for (long t = every; t < plan.end(); t += every) {
+                long at = t;
+                cluster.at(t, "sim", "describe", () -> {
+                    for (int i = 0; i < options.n(); i++) {
+                        ReplicaNode node = cluster.replica(i);
+                        System.err.println(at + " replica-" + i + " " + (node == null ? "down" : node.replica().describe()));
+                    }
+                });
+            }
         }
         cluster.runUntil(plan.end());
         for (Checker c : checkers) {
