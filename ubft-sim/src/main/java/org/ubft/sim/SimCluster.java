@@ -458,6 +458,9 @@ public final class SimCluster {
                 if (x.node != null && net.nanoTime() < x.pausedUntil) {
                     sb.append(" (paused)");
                 }
+                if (x.node != null) {
+                    sb.append("\n    ").append(x.name()).append(" state: ").append(x.node.replica().describeState());
+                }
             }
         }
         for (SimClient c : clients) {

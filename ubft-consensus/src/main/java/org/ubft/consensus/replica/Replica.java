@@ -154,6 +154,7 @@ public final class Replica {
     private final ByzantineChecks.VerifiedShares commitShares = this::knownShare;
     private final byte[] shareDigest;
     private final byte[] shareSig;
+    private final DisplacedOwnShares displacedOwn;
     private final boolean[] decided;
     private final int[] decidedLength;
     private final UnsafeBuffer decidedBatch;
@@ -175,7 +176,12 @@ public final class Replica {
     private final ClientTable clientTable;
     private final PendingRequests pending;
     private final long[] proposedUpTo;
-    /** Per client: since when a request too far ahead to keep waits (0: none), and the highest such number. */
+    /**
+     * Per client: since when a request ahead of the next one to execute waits (0: none), and the highest such number.
+     * A correct client sends request k only once f+1 replicas answered requests up to k - its pipeline, so holding it
+     * while stalled means this replica is behind the others: it suspects the leader (whose stream it cannot catch up
+     * with, e.g. after the leader's amnesiac restart), with the same timeout as for a request of its own.
+     */
     private final long[] farAheadSince;
     private final long[] farAheadNumber;
     private int roundRobin;
@@ -282,6 +288,7 @@ public final class Replica {
         shareTriedSlot = new long[table * n];
         shareDigest = new byte[table * n * DIGEST_BYTES];
         shareSig = new byte[table * n * SIGNATURE_BYTES];
+        displacedOwn = new DisplacedOwnShares(table, DIGEST_BYTES, SIGNATURE_BYTES);
         decided = new boolean[table];
         decidedLength = new int[table];
         decidedBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
@@ -401,12 +408,14 @@ public final class Replica {
             }
             return;
         }
-        if (!RequestNumbers.inWindow(last, number, pending.perClient())) {
-            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed: not kept, but
-            if (farAheadSince[client] == 0) {     // if this replica stays behind it, it suspects the leader
+        if (number > last + 1) { // ahead of what this replica executed: if it stays behind, it suspects the leader
+            if (farAheadSince[client] == 0) {
                 farAheadSince[client] = clock.nanoTime();
             }
             farAheadNumber[client] = Math.max(farAheadNumber[client], number);
+        }
+        if (!RequestNumbers.inWindow(last, number, pending.perClient())) {
+            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed: not kept
             return;
         }
         if (ClientWire.signed(buffer, offset)) {
@@ -906,6 +915,7 @@ public final class Replica {
                 return;
             }
         }
+        displaceOwn(share, i, s);
         shareView[share] = v + 1; // +1: 0 means none
         shareSlot[share] = s;
         System.arraycopy(digest2, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
@@ -1003,10 +1013,19 @@ public final class Replica {
             if (shareView[share] == v + 1 && shareSlot[share] == s) {
                 continue; // its CERTIFY came (same digest: CTBcast agreement on the PREPARE, Observation 3)
             }
+            displaceOwn(share, i, s);
             shareView[share] = v + 1;
             shareSlot[share] = s;
             System.arraycopy(digest, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
             buffer.getBytes(at + 2, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+        }
+    }
+
+    /** Before share {@code share} (slot s, table index i) is overwritten: this replica's own one of another view is kept. */
+    private void displaceOwn(int share, int i, long s) {
+        if (share - i * n == self && shareView[share] != 0 && shareSlot[share] == s) {
+            displacedOwn.keep(i, shareView[share] - 1, s, shareDigest, share * DIGEST_BYTES, shareSig,
+                share * SIGNATURE_BYTES);
         }
     }
 
@@ -2240,6 +2259,13 @@ public final class Replica {
             certify(s); // the asker is on the slow path of a slot this replica endorsed: as on its CERTIFY
         }
         int held = matchingShares(i, v, digest2, 0);
+        if (held == 0 && v < view && displacedOwn.holds(i, v, s, digest2, 0)) {
+            // this replica's own share of a view it left, displaced by a later view's (DisplacedOwnShares)
+            writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES).u8(1)
+                .u16(self).bytes(displacedOwn.signatures(), displacedOwn.signatureOffset(i), SIGNATURE_BYTES);
+            out.send(from, send, 0, writer.length());
+            return;
+        }
         if (held == 0) {
             return;
         }
@@ -2678,8 +2704,17 @@ public final class Replica {
         return summaries.summaryK();
     }
 
-    /** One line of this replica's protocol state, for diagnostics (allocates). */
+    /** One line of this replica's protocol state and its counters, for diagnostics (allocates). */
     public String describe() {
+        return describeState() + ' ' + counters;
+    }
+
+    /**
+     * One line of this replica's protocol state, for diagnostics (allocates): view, checkpoint, next slot to execute,
+     * state transfer, what a view change waits for, each peer's view, checkpoint and CTBcast position, each client's
+     * last executed request (and whether the next is held), the next slot's stage.
+     */
+    public String describeState() {
         StringBuilder b = new StringBuilder("view=").append(view).append(changingView ? "(changing)" : "")
             .append(" checkpoint=").append(checkpointSeq).append(" next_exec=").append(nextExec)
             .append(" fetching=").append(fetching).append(" own_summary=").append(summaries.summaryK())
@@ -2689,12 +2724,28 @@ public final class Replica {
                 .append(p.checkpointSeq).append(" k=").append(p.lastK).append(p.afterGap ? " gap<=" + p.needK : "")
                 .append('}');
         }
+        if (changingView) {
+            b.append(" sealing_to=").append(targetView);
+            for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+                int j = slotIndexIfCurrent(s);
+                if (j >= 0 && sentWillCommit[j] == view && sentCommit[j] != view && !committedByQuorum(s, view)) {
+                    b.append(" waits_commit_of=").append(s).append("(prepared_in=").append(prepView[j])
+                        .append(" shares=").append(matchingShares(j, prepDigest, j * DIGEST_BYTES)).append(')');
+                }
+            }
+        }
+        b.append(" clients{");
+        for (int c = 0; c < config.clients(); c++) {
+            long last = clientTable.lastExecuted(c);
+            b.append(c).append(':').append(last).append(pending.holds(c, last + 1) ? "+pending" : "").append(' ');
+        }
+        b.append("progress_ago=").append(clock.nanoTime() - lastProgress).append('}');
         int i = slotIndexIfCurrent(nextExec);
         if (i >= 0) {
             b.append(" slot ").append(nextExec).append("{prepared_in=").append(prepView[i]).append(" endorsed=")
                 .append(endorsed[i]).append(" decided=").append(decided[i]).append('}');
         }
-        return b.append(' ').append(counters).toString();
+        return b.toString();
     }
 
     public ClientTable clientTable() {
