@@ -130,6 +130,15 @@ public final class Replica {
     private final long[] sentWillCommit;
     private final long[] sentCertify;
     private final long[] sentCommit;
+    /**
+     * Per slot: the view in which it was proposed again after this replica had decided it (a NEW_VIEW's re-proposal of
+     * a committed value), -1 none. In that view this replica still commits when a peer's COMMIT shows it a certificate
+     * ({@link #adoptCertificate}, {@link #needsOwnCommit}): a peer that lags behind the decision decides the slot with
+     * f+1 COMMITs of one view only (Algorithm 2 line 40), and if a replica is down, this replica's COMMIT is one of them
+     * (twins-e-0993: the lagging replica's certificate came, but a decided slot was never committed again, through two
+     * views).
+     */
+    private final long[] reproposedAfterDecision;
     private final long[] batchAskedAt;
     private final long[] certificateAskedAt;
     /** Batches known by digest only may be missing (a summary or a NEW_VIEW said so): askForBatches scans. */
@@ -279,6 +288,8 @@ public final class Replica {
         sentWillCommit = new long[table];
         sentCertify = new long[table];
         sentCommit = new long[table];
+        reproposedAfterDecision = new long[table];
+        Arrays.fill(reproposedAfterDecision, -1);
         batchAskedAt = new long[table];
         certificateAskedAt = new long[table];
         batchAnswers = new int[config.n()];
@@ -743,6 +754,7 @@ public final class Replica {
         prepTime[i] = clock.nanoTime();
         if (decided[i]) {
             prepared(i); // re-proposed after its decision (a value committed in an earlier view)
+            reproposedAfterDecision[i] = view;
         }
         if (config.path() == ReplicaConfig.Path.FAST && !changingView) {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(view).i64(s);
@@ -998,10 +1010,11 @@ public final class Replica {
 
     /**
      * Whether the slot at table index i still needs a COMMIT of this replica's: undecided here, or decided but promised
-     * by a WILL_COMMIT of the view this replica is sealing (Algorithm 3, lines 4-5).
+     * by a WILL_COMMIT of the view this replica is sealing (Algorithm 3, lines 4-5), or decided and proposed again in
+     * this view (the others may need its COMMIT of this view: {@link #reproposedAfterDecision}).
      */
     private boolean needsOwnCommit(int i) {
-        return !decided[i] || (changingView && sentWillCommit[i] == view);
+        return !decided[i] || (changingView && sentWillCommit[i] == view) || reproposedAfterDecision[i] == view;
     }
 
     /** Keeps {@code k} verified shares at {@code sharesAt} for (v, s, {@link #digest}) that this replica lacks. */
@@ -2483,6 +2496,7 @@ public final class Replica {
             sentWillCommit[i] = -1;
             sentCertify[i] = -1;
             sentCommit[i] = -1;
+            reproposedAfterDecision[i] = -1;
             decided[i] = false;
             proposeTime[i] = 0; // an earlier slot's, never accepted here (a view changed): not this slot's
             Arrays.fill(shareView, i * n, i * n + n, 0);
