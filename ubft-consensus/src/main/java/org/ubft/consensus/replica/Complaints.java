@@ -42,6 +42,11 @@ final class Complaints {
         return count;
     }
 
+    /** Replicas other than {@code self} that complained about view {@code v} (or a higher one). */
+    int aboutByOthers(long v, int self) {
+        return about(v) - (complainedAbout[self] >= v ? 1 : 0);
+    }
+
     /** Whether this replica's complaint about {@code v} is due: not yet sent in {@code v}, or last sent
      * {@code resendNanos} ago (a complaint may be lost, and the others' suspicions may come later). */
     boolean due(long v, long now, long resendNanos) {

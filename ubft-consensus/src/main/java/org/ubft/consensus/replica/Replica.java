@@ -2005,8 +2005,12 @@ public final class Replica {
             long k = last + 1;
             long timeout = config.requestTimeoutNanos();
             // a replica that is merely behind but executing does not suspect, unless a request waits far too long
-            // (a leader that proposes others' requests and not this one's)
-            boolean stalled = now - lastProgress >= timeout;
+            // (a leader that proposes others' requests and not this one's), or f others complained about the view
+            // already: then this replica's complaint, on a request that waited a whole timeout, is the one of a
+            // correct replica that the f+1 must hold, and waiting for its own stall let a view change that the others
+            // started time out (adversary-random seed 7086: the leader of view 0, cut off until GST, caught up for
+            // 13 ms before it complained, 20 ms after the other correct replica had sealed view 0)
+            boolean stalled = now - lastProgress >= timeout || complaints.aboutByOthers(view, self) >= config.quorum() - 1;
             if (!pending.holds(c, k)) {
                 k = pending.laterSessionFirst(c, last); // a restarted client's first request
             }

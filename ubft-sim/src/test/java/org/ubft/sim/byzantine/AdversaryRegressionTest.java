@@ -25,6 +25,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       leader's WILL_COMMIT promises waited for CERTIFY shares its peers had replaced by view 1's; it never sealed.
  *       Fixed: a replica keeps its own displaced share and answers CERTIFICATE_REQUEST with it
  *       ({@code DisplacedOwnShares}).</li>
+ *   <li>7086 ({@code MUTATOR} in replica 2, replica 0 cut off until GST): the leader of view 0 caught up for 13 ms
+ *       after GST before it complained, and the view change the other correct replica had started timed out; then the
+ *       mutator's own view. Fixed: a replica whose request waited a whole timeout complains once f others did, even
+ *       while it executes ({@code Replica}'s timers, {@code Complaints#aboutByOthers}).</li>
  * </ul>
  */
 class AdversaryRegressionTest {
@@ -33,6 +37,7 @@ class AdversaryRegressionTest {
         "5860, STOP_AFTER_WILL_COMMIT",
         "4992, AMNESIAC_FORGETS",
         "3957, AMNESIAC_FORGETS",
+        "7086, MUTATOR",
     })
     void aSeedThatOnceLostLivenessIsServed(long seed, RandomAdversary.Kind kind) {
         ByzProbe p = new ByzProbe(AdversaryScenarios.RANDOM, seed);
