@@ -16,7 +16,7 @@ import static org.ubft.sim.scenario.Scenarios.AFTER_GST;
 import static org.ubft.sim.scenario.Scenarios.LIVENESS_BOUND;
 
 /**
- * The Twins scenarios (Bano et al., "Twins: BFT Systems Made Robust"; DESIGN.md §12): one replica slot runs as two
+ * The Twins scenarios (Bano et al., "Twins: BFT Systems Made Robust"; docs/design.md §12): one replica slot runs as two
  * correct replicas with one identity ({@link Twins}), each reaching its part of the network, phase by phase
  * ({@link TwinSchedule}); the seed draws the links' latencies, the keys and the workload. Safety is checked all along
  * among the two correct replicas; liveness from GST, when every partition heals and the twins merge into one.
