@@ -32,7 +32,7 @@ class EmbeddingExampleTest {
         @Override
         public byte[] execute(byte[] request) {
             if (request.length != Long.BYTES) {
-                return new byte[0]; // a bad request is answered, never thrown: replicas must stay deterministic
+                return new byte[0]; // answer bad input, never throw: an exception would stop the replica
             }
             total += ByteBuffer.wrap(request).getLong();
             return longBytes(total);
