@@ -26,7 +26,7 @@ import org.ubft.memnode.register.RegisterRegions;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Latency of one replicated SWMR register WRITE and READ (paper §6.1, DESIGN.md §5): 2f_m+1 = 3 memory nodes
+ * Latency of one replicated SWMR register WRITE and READ (paper §6.1, docs/design.md §5): 2f_m+1 = 3 memory nodes
  * (f_m = 1), a 104 B value (8 B identifier, 32 B fingerprint, 64 B signature, as CTBcast stores), one
  * operation at a time through {@link RegisterEndpoint}'s blocking helpers, polling as {@link BenchNodes#WAIT}. A WRITE is one
  * fabric WRITE of a 120 B sub-register to each memory node and completes at f_m+1 = 2 acknowledgements; a

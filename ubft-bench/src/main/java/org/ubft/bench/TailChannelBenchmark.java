@@ -26,7 +26,7 @@ import org.ubft.fabric.Fabric;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One-way latency of the tail channel (paper §6.2, DESIGN.md §6), measured as a ping-pong over two channels,
+ * One-way latency of the tail channel (paper §6.2, docs/design.md §6), measured as a ping-pong over two channels,
  * A → B and B → A: A sends a message, B polls its ring until it delivers it and sends it back (copied out of
  * the delivery into its own send buffer), A polls its ring until it delivers the echo. One invocation is one
  * round trip and counts as two operations ({@link OperationsPerInvocation}), so <b>the reported time is the

@@ -77,12 +77,12 @@ public final class SimCommand implements Callable<Integer> {
             out.printf("%-24s %s%n", TwinsScenarios.ENUMERATED, "the exhaustive Twins enumeration (not in all): "
                 + TwinsEnumeration.COUNT + " scenarios " + TwinsScenarios.PREFIX + "0000.." + TwinsScenarios.PREFIX
                 + String.format("%04d", TwinsEnumeration.COUNT - 1) + ", each runnable by name; " + TwinsEnumeration.BOUND);
-            out.printf("%-24s %s (not in all: some seeds find open bugs, see the README)%n", TwinsScenarios.RANDOM.name(),
+            out.printf("%-24s %s (not in all: some seeds find open bugs, see docs/byzantine.md)%n", TwinsScenarios.RANDOM.name(),
                 TwinsScenarios.RANDOM.description());
             out.printf("%-24s %s (not in all)%n", Scenarios.TOO_MANY_CRASHES.name(),
                 Scenarios.TOO_MANY_CRASHES.description());
             for (Scenario s : Scenarios.KNOWN_BUGS) {
-                out.printf("%-24s %s (not in all: finds an open bug, see the README)%n", s.name(), s.description());
+                out.printf("%-24s %s (not in all: finds an open bug, see docs/byzantine.md)%n", s.name(), s.description());
             }
             out.flush();
             return 0;

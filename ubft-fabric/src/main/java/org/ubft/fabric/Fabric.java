@@ -5,7 +5,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
- * What RDMA gives a process (DESIGN.md §4): memory regions it exposes with per-peer permissions, and
+ * What RDMA gives a process (docs/design.md §4): memory regions it exposes with per-peer permissions, and
  * one-sided READ and WRITE operations on other processes' regions, posted asynchronously and
  * completed through {@link #poll(CompletionHandler, int)}.
  *

@@ -1,6 +1,6 @@
 package org.ubft.fabric;
 
-/** Access right that the owner of a region grants one peer (DESIGN.md §4). */
+/** Access right that the owner of a region grants one peer (docs/design.md §4). */
 public enum Permission {
     NONE, READ, READ_WRITE;
 

@@ -9,7 +9,7 @@ import org.ubft.memnode.register.RegisterLayout;
 import org.ubft.memnode.register.RegisterRegions;
 
 /**
- * A memory node (paper §6.1, DESIGN.md §5): it exposes one zeroed register region per replica, writable by
+ * A memory node (paper §6.1, docs/design.md §5): it exposes one zeroed register region per replica, writable by
  * that replica only and readable by all replicas, and does nothing else: no application state, no
  * persistence, no protocol logic. Crash-only by design; its fabric serves the one-sided operations
  * (on {@code tcp} from the fabric's network agent, on {@code shm} directly in the posters' processes).

@@ -11,7 +11,7 @@ import org.ubft.sim.scenario.Simulator;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The README's example of a new scenario ("Simulator") compiles and runs clean. */
+/** The example of a new scenario in docs/simulator.md ("Writing a scenario") compiles and runs clean. */
 class ReadmeExampleTest {
     @Test
     void theReadmeScenarioRuns() {

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A validated cluster configuration (DESIGN.md §10): f, f_m, the endpoint of every replica, memory node and
+ * A validated cluster configuration (docs/design.md §10): f, f_m, the endpoint of every replica, memory node and
  * client, the fabric, t, W, δ, sizes, timeouts and directories. Load one from a cluster file with
  * {@link #load(Path)}, or build one in tests with {@link #builder()}; both run the same validation and
  * throw a {@link ConfigException} that names the file, the key, the bad value and what is expected.

@@ -1,6 +1,6 @@
 package org.ubft.common.config;
 
-/** The fabric implementations a cluster file can select with the key {@code fabric} (DESIGN.md §4). */
+/** The fabric implementations a cluster file can select with the key {@code fabric} (docs/design.md §4). */
 public enum FabricType {
     /** Regions are memory-mapped files in {@code fabric.shm.dir}: processes on one host, one OS user. */
     SHM("shm"),

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A small pool of worker threads that sign and verify for the agents of a process (DESIGN.md §3). Each agent
+ * A small pool of worker threads that sign and verify for the agents of a process (docs/design.md §3). Each agent
  * thread is an <em>owner</em> with its own {@link CryptoService} ({@link #newOwner}): its own bounded submission
  * queue, its own result queue that it polls, its own preallocated tasks. The workers serve every owner's queue in
  * turn; when there is no work they idle with the given strategy (by default {@code backoff}: spin, yield, then park

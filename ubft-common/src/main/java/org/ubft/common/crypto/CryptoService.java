@@ -4,7 +4,7 @@ import org.agrona.DirectBuffer;
 
 /**
  * Asynchronous signing and verification for one owner: a single agent thread that submits tasks and polls their
- * results (DESIGN.md §3). Implementations: an owner of a {@link CryptoPool} (worker threads) and
+ * results (docs/design.md §3). Implementations: an owner of a {@link CryptoPool} (worker threads) and
  * {@link CryptoPool#synchronous} (inline, deterministic, for the simulator and tests).
  *
  * <p>Contract, for both:

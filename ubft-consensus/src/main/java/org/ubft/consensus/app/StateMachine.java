@@ -1,7 +1,7 @@
 package org.ubft.consensus.app;
 
 /**
- * The replicated service (DESIGN.md §9): every replica runs one instance and feeds it the same requests in the same
+ * The replicated service (docs/design.md §9): every replica runs one instance and feeds it the same requests in the same
  * order, so every correct replica holds the same state and returns the same replies.
  *
  * <p>Contract: {@link #execute} is deterministic (its reply and the new state depend only on the state and the

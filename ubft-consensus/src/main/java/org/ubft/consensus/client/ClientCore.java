@@ -12,7 +12,7 @@ import org.ubft.consensus.wire.RequestNumbers;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The client protocol of DESIGN.md §9, sans-IO: single-threaded, no threads or clocks of its own (time from the
+ * The client protocol of docs/design.md §9, sans-IO: single-threaded, no threads or clocks of its own (time from the
  * injected {@link NanoClock}), output through a {@link Port}.
  *
  * <ul>

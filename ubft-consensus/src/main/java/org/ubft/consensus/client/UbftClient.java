@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The user's client of a uBFT service (DESIGN.md §9), in the style of BFT-SMaRt's service proxy: {@link #invoke}
+ * The user's client of a uBFT service (docs/design.md §9), in the style of BFT-SMaRt's service proxy: {@link #invoke}
  * blocks for the reply, {@link #invokeAsync} returns a future. Thread-safe: any number of threads may invoke.
  *
  * <p>One agent thread (Agrona {@link AgentRunner}, the options' idle strategy) owns the fabric, the

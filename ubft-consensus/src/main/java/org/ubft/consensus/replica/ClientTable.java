@@ -8,7 +8,7 @@ import java.util.Arrays;
 
 
 /**
- * At-most-once execution (DESIGN.md §9): per client, the number of its last executed request and the replies of its
+ * At-most-once execution (docs/design.md §9): per client, the number of its last executed request and the replies of its
  * last {@code depth} executed requests, cached so a retransmission is answered, not re-executed. A client may have up
  * to {@code depth} requests in flight (the replica keeps as many pending per client), so the reply of any of them
  * whose first copy was lost can still be sent again. Sized at construction (clients × depth × the largest reply).

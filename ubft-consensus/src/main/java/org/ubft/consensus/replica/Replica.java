@@ -20,7 +20,7 @@ import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
- * One consensus replica (paper §5, Algorithms 2-5), sans-IO (DESIGN.md §3.1): single-threaded, inputs are the
+ * One consensus replica (paper §5, Algorithms 2-5), sans-IO (docs/design.md §3.1): single-threaded, inputs are the
  * {@code on*} methods and {@link #doWork()}, outputs go through {@link ReplicaOutput}; time only from the injected
  * clock; every table is sized at construction from {@link ReplicaConfig}.
  *

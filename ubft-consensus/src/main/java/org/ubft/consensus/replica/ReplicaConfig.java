@@ -2,7 +2,7 @@ package org.ubft.consensus.replica;
 
 /**
  * Settings of one consensus replica. Everything the replica allocates is sized from these at construction
- * (DESIGN.md §1, bounded memory).
+ * (docs/design.md §1, bounded memory).
  *
  * @param n                     replicas, 2f+1
  * @param window                W: slots opened by each checkpoint (Algorithm 2, line 6)

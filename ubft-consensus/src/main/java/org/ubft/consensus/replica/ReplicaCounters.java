@@ -5,7 +5,7 @@ import java.util.Map;
 
 /** What a replica counts (read from its own thread; the runtime copies them into operator-visible counters). */
 public final class ReplicaCounters {
-    /** Why a message was dropped. Byzantine input is counted here, never thrown (DESIGN.md §3.4). */
+    /** Why a message was dropped. Byzantine input is counted here, never thrown (docs/design.md §3.4). */
     public enum Drop {
         MALFORMED, UNKNOWN_TYPE, BAD_SIGNATURE, BAD_CERTIFICATE,
         /** Algorithm 5, lines 1-6. */

@@ -29,7 +29,7 @@ import org.ubft.fabric.Fabrics;
 import java.util.function.UnaryOperator;
 
 /**
- * One replica process's wiring (DESIGN.md §3, "agents at the edges"): the sans-IO {@link Replica} on a fabric.
+ * One replica process's wiring (docs/design.md §3, "agents at the edges"): the sans-IO {@link Replica} on a fabric.
  * <pre>
  * fabric ── CompletionRouter ─┬─ CtbcastNode (PeerLinks among replicas, registers, signatures)
  *                             │    ├─ TBcast streams 1..n: CTBcast ──▶ FifoDelivery ──▶ replica.onCtbcastDeliver / onCtbcastGap

@@ -3,7 +3,7 @@ package org.ubft.consensus.transfer;
 import net.jpountz.lz4.LZ4Factory;
 
 /**
- * Settings of one {@link StateTransfer}. Its buffers are sized from these at construction (DESIGN.md §1, bounded
+ * Settings of one {@link StateTransfer}. Its buffers are sized from these at construction (docs/design.md §1, bounded
  * memory): about {@code 3 * maxCompressedBytes() + maxStateBytes}.
  *
  * @param maxStateBytes       largest (uncompressed) state that can be offered or fetched; at most {@value #MAX_STATE_LIMIT}

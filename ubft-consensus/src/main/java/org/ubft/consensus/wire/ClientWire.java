@@ -6,7 +6,7 @@ import org.agrona.MutableDirectBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The messages between clients and replicas (DESIGN.md §9), little-endian, decoded in place.
+ * The messages between clients and replicas (docs/design.md §9), little-endian, decoded in place.
  *
  * <pre>
  * REQUEST (client to every replica; also the unit a PREPARE batches)

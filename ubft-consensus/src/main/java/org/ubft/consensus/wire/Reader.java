@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 
 /**
  * Bounds-checked little-endian reads over a peer's bytes. A read past the end does not throw: it returns 0 and marks
- * the reader {@link #bad()}, so a decoder reads every field and checks once (Byzantine input is data, DESIGN.md §3.4).
+ * the reader {@link #bad()}, so a decoder reads every field and checks once (Byzantine input is data, docs/design.md §3.4).
  */
 public final class Reader {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;

@@ -10,7 +10,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Bounded memory (DESIGN.md §1): three replicas serve {@value #DEFAULT_REQUESTS} requests on the model cluster, with
+ * Bounded memory (docs/design.md §1): three replicas serve {@value #DEFAULT_REQUESTS} requests on the model cluster, with
  * checkpoints every W slots, and the heap used after a full GC is sampled every tenth of the run. Everything a replica
  * keeps is sized at construction, so after the first sample (JIT, class loading, the tables filled once) the heap must
  * stay flat: the last sample may not exceed the lowest earlier one by more than {@value #SLACK_MIB} MiB. A per-request

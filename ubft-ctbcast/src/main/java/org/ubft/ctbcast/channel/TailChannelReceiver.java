@@ -64,7 +64,7 @@ public final class TailChannelReceiver {
 
     /**
      * Registers region {@code regionId} on {@code fabric}, sized for the ring and writable by
-     * {@code senderNode} only (DESIGN.md §4), and returns a receiver over it starting at message 0.
+     * {@code senderNode} only (docs/design.md §4), and returns a receiver over it starting at message 0.
      */
     public static TailChannelReceiver register(Fabric fabric, int regionId, int senderNode, TailChannelLayout layout) {
         LocalRegion region = fabric.register(regionId, layout.ringBytes(),

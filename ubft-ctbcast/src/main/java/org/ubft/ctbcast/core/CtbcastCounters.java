@@ -1,7 +1,7 @@
 package org.ubft.ctbcast.core;
 
 /**
- * What a replica's CTBcast core did and what it dropped, and why (DESIGN.md §3: Byzantine input is data,
+ * What a replica's CTBcast core did and what it dropped, and why (docs/design.md §3: Byzantine input is data,
  * dropped and counted). Plain fields written by the core's thread; read them from that thread.
  */
 public final class CtbcastCounters {

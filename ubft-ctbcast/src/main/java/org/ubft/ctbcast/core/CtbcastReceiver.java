@@ -10,7 +10,7 @@ import java.util.Arrays;
  * The receiver side of Algorithm 1 for one broadcaster's stream at one replica (every replica runs one per
  * broadcaster, its own stream included). Owned and driven by a {@link CtbcastReplica}; single-threaded.
  *
- * <p>State, all sized at construction (DESIGN.md §1, bounded memory): {@code locks} (line 9), {@code locked}
+ * <p>State, all sized at construction (docs/design.md §1, bounded memory): {@code locks} (line 9), {@code locked}
  * (line 10, t × n), {@code delivered} (line 8), each indexed k mod t, and per slot one slow path in progress
  * (the SIGNED being handled, its register reads and their verifications).
  *
@@ -35,7 +35,7 @@ import java.util.Arrays;
  *       completed at a majority (the order Lemma A.2, case (2), needs). A SIGNED for a newer k in the same slot
  *       replaces the slow path in progress (that k has left this receiver's tail); results of a replaced one
  *       are recognised by a generation in their token and ignored.</li>
- *   <li>Registers hold the fingerprint of m, not m (DESIGN.md §5); line 33's "m' != m" compares
+ *   <li>Registers hold the fingerprint of m, not m (docs/design.md §5); line 33's "m' != m" compares
  *       fingerprints, and signatures cover (broadcaster, k, fingerprint) ({@link SignedStatement}).</li>
  *   <li>Verification is skipped where it cannot change the outcome: register values that can trigger neither
  *       line 33 nor line 35 (older k', other residue, or the same fingerprint), and SIGNED messages that line 28

@@ -7,7 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A replica's CTBcast core (paper §4.2, Algorithm 1): one {@link CtbcastReceiver} per broadcaster (n streams,
- * its own included) and the {@link CtbcastBroadcaster} of its own stream. Sans-IO (DESIGN.md §3):
+ * its own included) and the {@link CtbcastBroadcaster} of its own stream. Sans-IO (docs/design.md §3):
  * single-threaded, no threads, clock or randomness of its own; it is driven by
  * <ul>
  *   <li>{@link #onTbcastDeliver}: a message TBcast delivered from replica {@code from};</li>

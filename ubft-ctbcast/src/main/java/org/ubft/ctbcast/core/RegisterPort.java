@@ -3,7 +3,7 @@ package org.ubft.ctbcast.core;
 import org.agrona.DirectBuffer;
 
 /**
- * Port to the replicated SWMR regular registers of the slow path (paper §6.1, DESIGN.md §5). Each replica owns
+ * Port to the replicated SWMR regular registers of the slow path (paper §6.1, docs/design.md §5). Each replica owns
  * one register per (broadcaster, slot) with slot = k mod t, holding a {@link RegisterValue} whose timestamp is
  * k. Results come back through a {@link RegisterListener} with the request's token. {@link
  * ReplicatedRegisterPort} implements it over {@link org.ubft.memnode.register.RegisterWriter} and {@link

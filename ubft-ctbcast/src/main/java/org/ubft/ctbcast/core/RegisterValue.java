@@ -8,7 +8,7 @@ import java.nio.ByteOrder;
 
 /**
  * The value a receiver writes into its register (broadcaster, k mod t) on the slow path (Algorithm 1, line
- * 30: {@code SWMR[me][k%t].write((k, sig, m))}, with m's fingerprint in place of m, DESIGN.md §5), with k
+ * 30: {@code SWMR[me][k%t].write((k, sig, m))}, with m's fingerprint in place of m, docs/design.md §5), with k
  * also as the register's timestamp (paper §7.6):
  *
  * <pre>

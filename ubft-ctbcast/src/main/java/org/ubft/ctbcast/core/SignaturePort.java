@@ -3,7 +3,7 @@ package org.ubft.ctbcast.core;
 import org.agrona.DirectBuffer;
 
 /**
- * Port to the signature service (DESIGN.md §3: a crypto worker pool with bounded queues). Requests carry an
+ * Port to the signature service (docs/design.md §3: a crypto worker pool with bounded queues). Requests carry an
  * opaque token; results come back, later and on the core's thread, as {@link SignatureListener#onSigned} and
  * {@link SignatureListener#onVerified} with that token (a synchronous implementation may call back from inside
  * the request; the core allows it). Data and signature bytes are copied before a request returns.

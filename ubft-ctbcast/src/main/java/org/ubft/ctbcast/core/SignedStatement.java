@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * What a broadcaster signs for SIGNED (Algorithm 1, line 4: {@code sign((k, m))}) and what receivers verify
- * (lines 26 and 32). Since registers hold a fingerprint, not m (DESIGN.md §5), the signature covers the
+ * (lines 26 and 32). Since registers hold a fingerprint, not m (docs/design.md §5), the signature covers the
  * fingerprint, so a register value can be checked without m:
  *
  * <pre>

@@ -3,7 +3,7 @@ package org.ubft.ctbcast.core;
 import org.agrona.DirectBuffer;
 
 /**
- * Outbound port to Tail Broadcast (paper §4.2, DESIGN.md §7): how a replica's CTBcast core sends LOCK, LOCKED,
+ * Outbound port to Tail Broadcast (paper §4.2, docs/design.md §7): how a replica's CTBcast core sends LOCK, LOCKED,
  * SIGNED and REQUEST_SIGNED. Inbound deliveries come back through {@link CtbcastReplica#onTbcastDeliver}.
  *
  * <p>Contract the core relies on: the bytes are copied before the call returns; TBcast delivers them to the

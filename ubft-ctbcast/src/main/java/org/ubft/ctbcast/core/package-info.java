@@ -1,5 +1,5 @@
 /**
- * Consistent Tail Broadcast (uBFT paper §4, Algorithm 1; DESIGN.md §7): a sans-IO core per replica,
+ * Consistent Tail Broadcast (uBFT paper §4, Algorithm 1; docs/design.md §7): a sans-IO core per replica,
  * {@link org.ubft.ctbcast.core.CtbcastReplica}, holding a {@link org.ubft.ctbcast.core.CtbcastReceiver} per
  * broadcaster and the {@link org.ubft.ctbcast.core.CtbcastBroadcaster} of its own stream, talking to the rest
  * through narrow ports: {@link org.ubft.ctbcast.core.TbcastPort} (out) and

@@ -29,7 +29,7 @@ import org.ubft.memnode.register.RegisterClientConfig;
 import java.nio.ByteOrder;
 
 /**
- * Everything one replica needs to run CTBcast for real (DESIGN.md §7): the edge that wires the sans-IO cores
+ * Everything one replica needs to run CTBcast for real (docs/design.md §7): the edge that wires the sans-IO cores
  * to a fabric, the memory nodes and a crypto service, driven by {@link #doWork()} on one thread.
  *
  * <ul>

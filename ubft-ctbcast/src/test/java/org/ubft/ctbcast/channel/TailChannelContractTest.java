@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The tail channel's guarantees (DESIGN.md §6, paper §6.2) on one fabric implementation: every fabric
+ * The tail channel's guarantees (docs/design.md §6, paper §6.2) on one fabric implementation: every fabric
  * runs this suite through a subclass that supplies its {@link FabricTestbed}. Scenarios take the
  * testbed as an argument so that subclasses can rerun them under other seeds and fault settings.
  */

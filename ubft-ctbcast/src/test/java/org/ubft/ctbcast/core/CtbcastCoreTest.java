@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * One replica's core driven by hand-made events (DESIGN.md §11): in-memory registers whose contents the test
+ * One replica's core driven by hand-made events (docs/design.md §11): in-memory registers whose contents the test
  * sets, the inline Ed25519 port, a TBcast port that records. Each rule of Algorithm 1 gets a scenario that
  * needs it.
  */

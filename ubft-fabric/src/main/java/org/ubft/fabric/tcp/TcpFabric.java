@@ -23,7 +23,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The {@link Fabric} over TCP (DESIGN.md §4), java.nio only. Each node listens on one socket and runs
+ * The {@link Fabric} over TCP (docs/design.md §4), java.nio only. Each node listens on one socket and runs
  * one network duty cycle (an Agrona agent) that, like a NIC, serves peers' READ and WRITE requests on this
  * node's regions and enforces their permissions, and that also sends this node's operations and receives
  * their answers. By default the cycle has a thread of its own, so a node's regions are served whether or

@@ -6,7 +6,7 @@ import org.agrona.MutableDirectBuffer;
 import java.lang.invoke.VarHandle;
 
 /**
- * Copies between a region and another buffer with the fabric's atomicity (DESIGN.md §4): every
+ * Copies between a region and another buffer with the fabric's atomicity (docs/design.md §4): every
  * 8-byte word of the region that lies wholly inside the copied range is loaded or stored by one
  * aligned 8-byte access, so an owner that reads its region concurrently with a remote WRITE sees
  * each such word either old or new, never torn. The other buffer (a frame being parsed or built, or

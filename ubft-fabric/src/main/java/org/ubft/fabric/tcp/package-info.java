@@ -1,5 +1,5 @@
 /**
- * The {@code tcp} fabric (DESIGN.md §4): {@link org.ubft.fabric.tcp.TcpFabric}, java.nio only.
+ * The {@code tcp} fabric (docs/design.md §4): {@link org.ubft.fabric.tcp.TcpFabric}, java.nio only.
  *
  * <p>Architecture. One network thread per node (an Agrona agent) does all socket work. As an owner it
  * accepts connections, binds each to the node id its peer proved in the handshake (see

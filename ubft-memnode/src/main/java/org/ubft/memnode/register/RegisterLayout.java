@@ -4,7 +4,7 @@ import org.ubft.common.NodeId;
 import org.ubft.fabric.Fabric;
 
 /**
- * Where registers live in a memory node's memory (paper §6.1, DESIGN.md §5). Immutable.
+ * Where registers live in a memory node's memory (paper §6.1, docs/design.md §5). Immutable.
  *
  * <p>A memory node hosts one <em>register region</em> per writer replica, with region id
  * {@link #REGION_ID_BASE} + the writer's replica index. A region is an array of

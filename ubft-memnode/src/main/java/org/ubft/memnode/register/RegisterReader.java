@@ -6,7 +6,7 @@ import org.ubft.fabric.Fabric;
 import org.ubft.fabric.Status;
 
 /**
- * The reader side of replicated SWMR regular registers (paper §6.1, DESIGN.md §5): reads any register of any
+ * The reader side of replicated SWMR regular registers (paper §6.1, docs/design.md §5): reads any register of any
  * writer replica. Sans-IO and single-threaded: the owner calls {@link #read}, hands it the fabric completions
  * that carry its tag ({@link #onCompletion}) and calls {@link #doWork()} in its duty cycle; results come
  * through the {@link ReadListener}.

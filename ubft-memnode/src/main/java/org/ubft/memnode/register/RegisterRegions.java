@@ -7,7 +7,7 @@ import org.ubft.fabric.Permission;
 import org.ubft.fabric.Permissions;
 
 /**
- * What a memory node does at start (DESIGN.md §5): expose one zeroed register region per writer replica,
+ * What a memory node does at start (docs/design.md §5): expose one zeroed register region per writer replica,
  * writable by that replica only and readable by every other replica (SWMR through permissions, paper §6.1).
  */
 public final class RegisterRegions {

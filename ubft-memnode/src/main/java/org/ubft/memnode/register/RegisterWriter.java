@@ -7,7 +7,7 @@ import org.ubft.fabric.Fabric;
 import org.ubft.fabric.Status;
 
 /**
- * The writer side of replicated SWMR regular registers (paper §6.1, DESIGN.md §5): one per writer replica,
+ * The writer side of replicated SWMR regular registers (paper §6.1, docs/design.md §5): one per writer replica,
  * writing the registers of its own region on every memory node. Sans-IO and single-threaded: the owner
  * calls {@link #write}, hands it the fabric completions that carry its tag ({@link #onCompletion}) and calls
  * {@link #doWork()} in its duty cycle; results come through the {@link WriteListener}.

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Register layout, memory-node footprint (paper Table 2) and the regions a memory node registers. */
 class RegisterLayoutTest {
-    /** CTBcast register value of DESIGN.md §5: 32-byte fingerprint and 64-byte Ed25519 signature. */
+    /** CTBcast register value of docs/design.md §5: 32-byte fingerprint and 64-byte Ed25519 signature. */
     private static final int FINGERPRINT_AND_SIGNATURE = 32 + 64;
     /** What the paper says its prototype stores: the 32-byte fingerprint only (ids are timestamps). */
     private static final int FINGERPRINT_ONLY = 32;

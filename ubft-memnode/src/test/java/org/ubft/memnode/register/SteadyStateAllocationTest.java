@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Once warm, writes and reads allocate nothing (DESIGN.md §3): measured with the JVM's per-thread allocation
+ * Once warm, writes and reads allocate nothing (docs/design.md §3): measured with the JVM's per-thread allocation
  * counter around many operations driven through a stub fabric that answers every operation at once.
  */
 class SteadyStateAllocationTest {

@@ -11,7 +11,7 @@ import org.ubft.memnode.register.SubRegisterCodec;
 import org.ubft.sim.SlotContext;
 
 /**
- * A replica whose register WRITEs to the memory nodes (DESIGN.md §5) break the register protocol from virtual time
+ * A replica whose register WRITEs to the memory nodes (docs/design.md §5) break the register protocol from virtual time
  * {@code from} on, through the simulated network's {@link org.ubft.fabric.sim.SimNetwork#writeTap} on its node:
  * {@link Mode#BOGUS_CHECKSUM} corrupts the checksum of every sub-register it writes; {@link Mode#NO_COOLDOWN} also
  * writes each sub-register's bytes to the other sub-register of the same register at once (both sub-registers written

@@ -3,7 +3,7 @@ package org.ubft.sim.check;
 import java.util.function.IntPredicate;
 
 /**
- * No exceptions: nothing may make a correct replica's code throw (DESIGN.md §3: Byzantine input is data). A replica
+ * No exceptions: nothing may make a correct replica's code throw (docs/design.md §3: Byzantine input is data). A replica
  * that threw is stopped by the cluster and reported here.
  */
 public final class ExceptionChecker extends CorrectReplicasChecker {

@@ -16,7 +16,7 @@ import static org.ubft.sim.scenario.Scenarios.AFTER_GST;
 import static org.ubft.sim.scenario.Scenarios.LIVENESS_BOUND;
 
 /**
- * The Twins scenarios (Bano et al., "Twins: BFT Systems Made Robust"; DESIGN.md §12): one replica slot runs as two
+ * The Twins scenarios (Bano et al., "Twins: BFT Systems Made Robust"; docs/design.md §12): one replica slot runs as two
  * correct replicas with one identity ({@link Twins}), each reaching its part of the network, phase by phase
  * ({@link TwinSchedule}); the seed draws the links' latencies, the keys and the workload. Safety is checked all along
  * among the two correct replicas; liveness from GST, when every partition heals and the twins merge into one.
@@ -131,7 +131,7 @@ public final class TwinsScenarios {
     /**
      * The enumeration's index of the leader's split: {0A,1}{0B,2} 25 ms, then {0A,2}{0B,1} 25 ms, no crash: each
      * twin with one follower and one client, long enough for view changes on both sides. Safe, but a known liveness
-     * bug ({@link Scenarios#KNOWN_BUGS}, README): replica 1 sealed view 2 while cut off from its leader, replica 2, and
+     * bug ({@link Scenarios#KNOWN_BUGS}, docs/byzantine.md): replica 1 sealed view 2 while cut off from its leader, replica 2, and
      * its CRTFY_VC (a direct message) was lost; it is never sent again, so after GST replica 2 cannot make the NEW_VIEW
      * of view 2, the view times out (40 ms, doubled by the failed view 1), and view 3 is the twins' (80 ms more).
      */
@@ -142,7 +142,7 @@ public final class TwinsScenarios {
      * {0A}{1}{2,0B} 3 ms, twin A crashes, {0A,2}{1,0B} 25 ms, A restarts halfway with its stream log wiped (seed 1:
      * client 1's request 7). Replica 1 replied to it, replica 2 got it by state transfer (no reply), and when the
      * client sent it again 16 more of its requests had been executed: the replicas' reply cache (the last 16 per client,
-     * ClientTable) had dropped it, and they never answer it again. A known bug ({@link Scenarios#KNOWN_BUGS}, README).
+     * ClientTable) had dropped it, and they never answer it again. A known bug ({@link Scenarios#KNOWN_BUGS}, docs/byzantine.md).
      */
     public static final int REPLY_EVICTED = 1001;
 

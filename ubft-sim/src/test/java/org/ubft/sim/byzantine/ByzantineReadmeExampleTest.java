@@ -12,9 +12,9 @@ import org.ubft.sim.scenario.Scenarios;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The README's example of a new Byzantine behaviour ("Byzantine behaviours") compiles, acts and runs clean. */
+/** The example of a new Byzantine behaviour in docs/byzantine.md ("Writing a Byzantine behaviour") compiles, acts and runs clean. */
 class ByzantineReadmeExampleTest {
-    // --- as in the README ---
+    // --- as in docs/byzantine.md ---
     static final class DoubleSender extends ByzantineBehaviour {
         DoubleSender() {
             super("double-sender");
@@ -42,7 +42,7 @@ class ByzantineReadmeExampleTest {
             Faults.synchronous(c, r);
             return new Plan(0, Scenarios.AFTER_GST + Scenarios.LIVENESS_BOUND, Scenarios.LIVENESS_BOUND);
         }).withBehaviours(() -> new ReplicaBehaviour[] {null, new DoubleSender()});
-        // --- end of the README's example ---
+        // --- end of the example in docs/byzantine.md ---
         ByzProbe p = new ByzProbe(doubles, 1);
         assertTrue(p.result.ok() && p.result.accepted() > 50, p.toString());
         assertTrue(p.behaviour().actions() > 0, p.toString());

@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@link AdversaryScenarios#RANDOM}: every seed draws a Byzantine replica and strategy and combines it with faults
- * before GST; a sample of seeds in the default run (the long sweep runs thousands: README, Simulator). Each run must be
+ * before GST; a sample of seeds in the default run (the long sweep runs thousands: docs/byzantine.md). Each run must be
  * clean, and across the sample every strategy must have been drawn and must have acted.
  */
 class RandomAdversaryTest {

@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Fails on any safety violation, and on any liveness violation of a scenario not listed in
  * {@code twins-known-liveness.txt}: the schedules that, with seed 1 or 2, hit one of the known open liveness bugs
- * (README, "Twins"). Those are reported apart, as are listed ones that now pass (the list can shrink once a bug is
+ * (docs/byzantine.md, "Known open liveness bugs"). Those are reported apart, as are listed ones that now pass (the list can shrink once a bug is
  * fixed). Other seeds may find more schedules that hit the same bugs: the report names them with replay commands.
  */
 @Tag("sim-long")
