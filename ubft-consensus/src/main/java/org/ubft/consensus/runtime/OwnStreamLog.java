@@ -137,9 +137,10 @@ public final class OwnStreamLog implements AutoCloseable {
             }
             OwnStreamLog log = new OwnStreamLog(new UnsafeBuffer(mapped), mapped, file, t, maxMessageBytes,
                 maxSummaryBytes);
-            if (existed) {
+            if (existed && !log.blankHeader()) {
                 log.checkHeader();
             }
+            log.writeHeader(); // at once: a replica that never broadcast leaves a log its restart recognises
             return log;
         } catch (IOException e) {
             throw new UnusableLogException("cannot open the replica's stream log " + file + ": " + e
@@ -152,6 +153,28 @@ public final class OwnStreamLog implements AutoCloseable {
             + " the configuration it was written with, or delete the file to start this replica's stream afresh (it"
             + " then recovers its state from the others but cannot take part in a view change until its next"
             + " summary)";
+    }
+
+    /**
+     * Whether the header is all zeros: a log created by a run that broadcast nothing before this version wrote the
+     * header at open (then the file was only sized), or one whose creation a crash cut short: nothing in it.
+     */
+    private boolean blankHeader() {
+        for (int i = 0; i < HEADER; i += 8) {
+            if (region.getLong(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Magic, version and this configuration's sizes; the first identifier stays 0 until the first append. */
+    private void writeHeader() {
+        region.putLong(0, MAGIC);
+        region.putInt(8, VERSION);
+        region.putInt(12, t);
+        region.putInt(16, maxMessage);
+        region.putInt(20, maxSummary);
     }
 
     private void checkHeader() {
@@ -228,11 +251,7 @@ public final class OwnStreamLog implements AutoCloseable {
             throw new IllegalArgumentException("message of " + length + " bytes; the log holds up to " + maxMessage);
         }
         if (!hasStream()) { // the first message ever: k is the stream's first identifier
-            region.putLong(0, MAGIC);
-            region.putInt(8, VERSION);
-            region.putInt(12, t);
-            region.putInt(16, maxMessage);
-            region.putInt(20, maxSummary);
+            writeHeader();
             region.putLong(FIRST_K_AT, k);
         }
         write(messageAt(k), k, message, offset, length);

@@ -113,6 +113,35 @@ class OwnStreamLogTest {
         }
     }
 
+    /**
+     * A replica that never broadcast (stopped before its first message) restarts with the same data directory: its
+     * log is taken as empty, not refused as "written by another configuration" (issue "Faults within tolerance", 3);
+     * a log sized by such a run of an earlier version, all zeros, too; and a restart with another configuration
+     * is still refused.
+     */
+    @Test
+    void aLogThatNeverHeldAMessageReopens(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("replica-0.stream");
+        OwnStreamLog.open(file, T, 64, 128).close();
+        try (OwnStreamLog log = OwnStreamLog.open(file, T, 64, 128)) {
+            assertTrue(log.recover().isEmpty());
+            append(log, 1);
+        }
+        try (OwnStreamLog log = OwnStreamLog.open(file, T, 64, 128)) {
+            assertEquals(List.of("m1"), messages(log.recover()));
+        }
+        Path zeros = dir.resolve("replica-1.stream");
+        Files.write(zeros, new byte[(int) Files.size(file)]);
+        try (OwnStreamLog log = OwnStreamLog.open(zeros, T, 64, 128)) {
+            assertTrue(log.recover().isEmpty());
+        }
+        Path idle = dir.resolve("replica-2.stream");
+        OwnStreamLog.open(idle, T, 64, 128).close();
+        IllegalStateException other = assertThrows(OwnStreamLog.UnusableLogException.class,
+            () -> OwnStreamLog.open(idle, T, 48, 128).close());
+        assertTrue(other.getMessage().contains("delete the file"), other.getMessage());
+    }
+
     @Test
     void aLogOfAnotherConfigurationIsRefusedWithTheFix(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("replica-0.stream");
