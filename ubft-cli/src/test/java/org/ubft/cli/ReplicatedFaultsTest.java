@@ -373,6 +373,42 @@ class ReplicatedFaultsTest {
         assertEquals(2, assertConsistent(outcome.acknowledged(), r[1], restarted[0]).size());
     }
 
+    /**
+     * f = 1 replica and f_m = 1 memory node killed at once (within tolerance), then, optionally, the leader paused for
+     * 3 s (SIGSTOP, SIGCONT): every request is answered (issue "Faults within tolerance", 1: no reply came again, views
+     * climbing past 20).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aReplicaAndAMemoryNodeKilledTogetherStopNothing(boolean pauseLeader) throws InterruptedException {
+        Path file = cluster("tcp");
+        int[] r = startCluster(file, "fast");
+        int requests = 3_000;
+        Outcome outcome = run(file, requests, i -> {
+            if (i == 500) {
+                processes.kill(r[2]);
+                processes.kill(2); // memnode-2: the memory nodes are processes 0..2
+                log.println("killed replica-2 and memnode-2 (kill -9) before request " + i);
+            }
+            if (pauseLeader && i == 1_000) {
+                processes.signalStop(r[0], true);
+                log.println("paused replica-0, the leader (SIGSTOP), before request " + i);
+                try {
+                    Thread.sleep(3_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                processes.signalStop(r[0], false);
+                log.println("resumed replica-0 (SIGCONT)");
+            }
+        });
+        int[] codes = quietThenStop();
+        assertAllAnswered(outcome, requests);
+        assertEquals(0, codes[r[0]], "replica-0 exit code");
+        assertEquals(0, codes[r[1]], "replica-1 exit code");
+        assertConsistent(requests, r[0], r[1]);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"shm", "tcp"})
     void killingOneMemoryNodeHasNoEffectOnCorrectness(String fabric) throws InterruptedException {

@@ -116,6 +116,21 @@ public final class ClusterProcesses implements AutoCloseable {
         waitFor(p);
     }
 
+    /** SIGSTOP ({@code stop = true}) or SIGCONT of process {@code index}: a pause, as a long GC or a descheduled VM. */
+    public void signalStop(int index, boolean stop) {
+        long pid = processes.get(index).pid();
+        try {
+            Process k = new ProcessBuilder("kill", stop ? "-STOP" : "-CONT", Long.toString(pid)).inheritIO().start();
+            if (k.waitFor() != 0) {
+                throw new IllegalStateException("kill " + (stop ? "-STOP " : "-CONT ") + pid + " failed");
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot signal " + names.get(index) + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Whether process {@code index} is still running. */
     public boolean isAlive(int index) {
         return processes.get(index).isAlive();

@@ -34,8 +34,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       replica for that request is dropped (duplicate if identical, conflicting if not), so a replica that changes
  *       its reply counts once, with its first reply. The request completes when {@link Config#quorum()} distinct
  *       replicas recorded byte-identical bodies; the {@link Completion} then gets that body.</li>
- *   <li>At most {@link Config#maxInFlight()} requests are outstanding: a {@link #submit} beyond that returns
- *       {@code -1} (and is counted); {@link #cancel} gives up a request and frees its slot.</li>
+ *   <li>At most {@link Config#maxInFlight()} requests are outstanding, and a new request's number is less than
+ *       {@link ClientWire#MAX_IN_FLIGHT} above the oldest outstanding one (the replicas' reply cache): a {@link #submit}
+ *       beyond either returns {@code -1} (and is counted); {@link #cancel} gives up a request and frees its slot.</li>
  * </ul>
  * Memory is fixed at construction (per slot: the request with room for a signature and one reply body per server);
  * the steady path allocates nothing. A request that can never gather a quorum (too many faulty servers) stays
@@ -232,7 +233,7 @@ public final class ClientCore {
                 + config.maxPayloadBytes());
         }
         int s = freeSlot();
-        if (s < 0 || (sequence == maxSequence && inFlight > 0)) {
+        if (s < 0 || (sequence == maxSequence && inFlight > 0) || !withinSpan()) {
             counters.requestsRefused++;
             return -1;
         }
@@ -457,7 +458,27 @@ public final class ClientCore {
 
     /** Whether another request can be submitted now. */
     public boolean hasRoom() {
-        return inFlight < slots && (sequence < maxSequence || inFlight == 0);
+        return inFlight < slots && (sequence < maxSequence || inFlight == 0) && withinSpan();
+    }
+
+    /**
+     * Whether the next request's number stays within {@link ClientWire#MAX_IN_FLIGHT} of the oldest outstanding one
+     * (numbers of one session: the session changes only with nothing outstanding). A replica caches the replies of a
+     * client's last {@code MAX_IN_FLIGHT} executed requests: were the client to go further ahead while an old request
+     * waits (its replies lost, or not matching), that request's reply could leave every cache before the client asks
+     * again, and it would never be answered (Twins schedule twins-e-1001: request 7 waited while 16 later ones executed).
+     */
+    private boolean withinSpan() {
+        if (inFlight == 0) {
+            return true;
+        }
+        long oldest = Long.MAX_VALUE;
+        for (int i = 0; i < slots; i++) {
+            if (number[i] != 0 && number[i] < oldest) {
+                oldest = number[i];
+            }
+        }
+        return lastNumber + 1 - oldest < ClientWire.MAX_IN_FLIGHT;
     }
 
     /** The current session ({@link RequestNumbers}). */

@@ -250,6 +250,31 @@ class ClientCoreTest {
         assertThrows(IllegalArgumentException.class, () -> core.submit(new byte[257]));
     }
 
+    /**
+     * While request 1 waits, later ones complete: the client goes at most {@link ClientWire#MAX_IN_FLIGHT} - 1 numbers
+     * past it, so request 1's reply is still in the replicas' reply cache (the last MAX_IN_FLIGHT executed) when it asks
+     * again (Twins schedule twins-e-1001: a request waited while 16 later ones executed, and was never answered).
+     */
+    @Test
+    void aWaitingRequestKeepsTheNextOnesWithinTheRepliesCache() {
+        ClientCore core = core(3, 2, 4, null);
+        assertEquals(1, core.submit(bytes("old")));
+        long n = 1;
+        for (int i = 0; i < 4 * ClientWire.MAX_IN_FLIGHT && core.hasRoom(); i++) {
+            n = core.submit(bytes("x"));
+            assertTrue(n > 0);
+            deliver(core, 0, reply(0, CLIENT, n, "X"));
+            deliver(core, 1, reply(1, CLIENT, n, "X"));
+        }
+        assertEquals(ClientWire.MAX_IN_FLIGHT, n, "numbers 2 .. MAX_IN_FLIGHT went while 1 waited");
+        assertEquals(1, core.inFlight());
+        assertEquals(-1, core.submit(bytes("too far")));
+        deliver(core, 0, reply(0, CLIENT, 1, "OLD"));
+        deliver(core, 1, reply(1, CLIENT, 1, "OLD"));
+        assertTrue(core.hasRoom(), "the oldest answered: the span moves on");
+        assertEquals(ClientWire.MAX_IN_FLIGHT + 1, core.submit(bytes("next")));
+    }
+
     @Test
     void unreplicatedQuorumOfOne() {
         ClientCore core = core(1, 1, 4, null);
