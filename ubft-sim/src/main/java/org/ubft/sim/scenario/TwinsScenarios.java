@@ -138,11 +138,12 @@ public final class TwinsScenarios {
     public static final int SPLIT_LEADER = splitIndex(0, LONG, LONG, TwinsEnumeration.Fate.NONE);
 
     /**
-     * The enumeration's index of a schedule where a correct client's request is never accepted: replica 0 as twins,
+     * The enumeration's index of a schedule where a correct client's request was never accepted: replica 0 as twins,
      * {0A}{1}{2,0B} 3 ms, twin A crashes, {0A,2}{1,0B} 25 ms, A restarts halfway with its stream log wiped (seed 1:
      * client 1's request 7). Replica 1 replied to it, replica 2 got it by state transfer (no reply), and when the
      * client sent it again 16 more of its requests had been executed: the replicas' reply cache (the last 16 per client,
-     * ClientTable) had dropped it, and they never answer it again. A known bug ({@link Scenarios#KNOWN_BUGS}, docs/byzantine.md).
+     * ClientTable) had dropped it. Fixed: a client's new request stays within {@code ClientWire.MAX_IN_FLIGHT} numbers of
+     * its oldest outstanding one ({@code ClientCore}).
      */
     public static final int REPLY_EVICTED = 1001;
 
@@ -157,16 +158,15 @@ public final class TwinsScenarios {
     public static final int TAIL_STALL = 89;
 
     /**
-     * An enumerated schedule that still loses liveness with seeds 1 and 2 (client 0's first request is never
-     * accepted): not analysed yet. ({@link #SPLIT_LEADER}, {@link #TAIL_STALL} and {@link #REPLY_EVICTED} were the known
-     * bugs until CRTFY_VCs were sent again while a view waits for its NEW_VIEW and abandoned tail-channel slots were
-     * written again; {@link #REPLY_EVICTED} passes seeds 1-2 since, its cause is not fixed.)
+     * An enumerated schedule that lost liveness with seeds 1 and 2 (client 0's first request never accepted): a slot
+     * that replica 2 had decided with twin B was re-proposed by the NEW_VIEWs, and replica 2 never committed it again,
+     * so the lagging replica 1 never had f+1 COMMITs of one view. Fixed: a replica commits a slot re-proposed after its
+     * decision when a peer's COMMIT shows the certificate ({@code TwinsRegressionTest}).
      */
     public static final int FIRST_REQUEST_UNANSWERED = 993;
 
-    /** The Twins scenarios of {@link Scenarios#KNOWN_BUGS}: {@link #FIRST_REQUEST_UNANSWERED}, {@link #REPLY_EVICTED}. */
-    public static final List<Scenario> KNOWN_BUGS = List.of(enumerated(FIRST_REQUEST_UNANSWERED),
-        enumerated(REPLY_EVICTED));
+    /** The Twins scenarios of {@link Scenarios#KNOWN_BUGS}: none open (the enumeration passes seeds 1 and 2). */
+    public static final List<Scenario> KNOWN_BUGS = List.of();
 
     /**
      * The representatives in {@link Scenarios#ALL} (so in {@code ubft sim} and the default tests): the leader's split

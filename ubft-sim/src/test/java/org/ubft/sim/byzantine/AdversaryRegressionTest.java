@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>7086 ({@code MUTATOR} in replica 2, replica 0 cut off until GST): the leader of view 0 caught up for 13 ms
  *       after GST before it complained, and the view change the other correct replica had started timed out; then the
  *       mutator's own view. Fixed: a replica whose request waited a whole timeout complains once f others did, even
- *       while it executes ({@code Replica}'s timers, {@code Complaints#aboutByOthers}).</li>
+ *       while it executes ({@code Replica}'s timers, {@code Complaints#aboutByOthers}). The certify-on-endorse fix of
+ *       {@code LivenessRegressionTest} serves it too: it fails with both reverted.</li>
  * </ul>
  */
 class AdversaryRegressionTest {

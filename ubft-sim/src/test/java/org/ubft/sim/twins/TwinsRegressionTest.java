@@ -1,0 +1,39 @@
+package org.ubft.sim.twins;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.ubft.sim.scenario.RunResult;
+import org.ubft.sim.scenario.Scenario;
+import org.ubft.sim.scenario.Scenarios;
+import org.ubft.sim.scenario.Simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Schedules of the Twins enumeration that lost liveness, kept as regression runs (each fails again when its fix is
+ * reverted). Replica 0's twins equivocate in view 0, so its CTBcast stream is dead at both correct replicas after GST;
+ * replica 2 decided slots with twin B that replica 1 did not. The NEW_VIEWs re-propose those slots: replica 1 certified
+ * and committed them, but replica 2, which had decided them, never committed them again, so f+1 COMMITs of one view
+ * never formed at replica 1 (a CERTIFY lost to a TBcast tail overrun left it without replica 2's share, and the view
+ * changed twice before it got through). Fixed: a replica commits a slot re-proposed after its decision when a peer's
+ * COMMIT shows the certificate ({@code Replica.needsOwnCommit}). Since a replica that endorses a slot after a peer's
+ * CERTIFY came certifies it at once ({@code LivenessRegressionTest}), either fix serves these schedules: 1881 and 1917
+ * (seed 2) fail with both reverted.
+ */
+class TwinsRegressionTest {
+    @ParameterizedTest(name = "{0} seed {1}")
+    @CsvSource({
+        "twins-e-0993, 1",
+        "twins-e-0993, 2",
+        "twins-e-1881, 2",
+        "twins-e-1917, 2",
+    })
+    void aScheduleThatOnceLostLivenessIsServed(String name, long seed) {
+        Scenario s = Scenarios.byName(name);
+        RunResult r = Simulator.run(s, seed);
+        assertTrue(r.ok(), () -> r.replayCommand(name + "-" + seed + ".trace") + ": " + r.violations().kept() + "\n"
+            + r.countersLines());
+        assertEquals(r.submitted(), r.accepted(), name + " seed " + seed);
+    }
+}
