@@ -1385,21 +1385,24 @@ public final class Replica {
      */
     private int complain(long now, long resendNanos) {
         complaints.record(self, view);
+        int work = 0;
+        // sent even when this complaint completes the f+1 here: a peer may not see this replica's SEAL_VIEW (its
+        // CTBcast stream dead at the peer after a wiped restart) and counts on the COMPLAINT (twins-random seed 57)
+        if (complaints.due(view, now, resendNanos)) {
+            counters.complaints++;
+            writer.wrap(send, 0).u8(ConsensusWire.COMPLAINT).i64(view);
+            for (int q = 0; q < n; q++) {
+                if (q != self) {
+                    out.send(q, send, 0, 9);
+                }
+            }
+            work = 1;
+        }
         if (complaints.about(view) >= config.quorum()) {
             suspect();
             return 1;
         }
-        if (!complaints.due(view, now, resendNanos)) {
-            return 0;
-        }
-        counters.complaints++;
-        writer.wrap(send, 0).u8(ConsensusWire.COMPLAINT).i64(view);
-        for (int q = 0; q < n; q++) {
-            if (q != self) {
-                out.send(q, send, 0, 9);
-            }
-        }
-        return 1;
+        return work;
     }
 
     /** A COMPLAINT about view v from {@code from}: f+1 of them about this view change it. */
@@ -1618,6 +1621,12 @@ public final class Replica {
     private void leftLowerViews(PeerState p) {
         if (p.replica != self && p.view > 0) {
             complaints.record(p.replica, p.view - 1);
+            if (!changingView && complaints.about(view) >= config.quorum()) {
+                // as on a COMPLAINT: f+1 replicas left this view or complained about it (twins-e-0897: the leader of
+                // view 1 had executed everything it held, so no timer of its own complained, and it heard the others'
+                // complaint and seal one at a time; it stayed in view 1 for 78 ms while they moved on)
+                suspect();
+            }
         }
     }
 

@@ -20,6 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * COMMIT shows the certificate ({@code Replica.needsOwnCommit}). Since a replica that endorses a slot after a peer's
  * CERTIFY came certifies it at once ({@code LivenessRegressionTest}), either fix serves these schedules: 1881 and 1917
  * (seed 2) fail with both reverted.
+ *
+ * <p>{@code twins-e-0897} (seed 2) and {@code twins-random} 203 and 1319: after GST one correct replica had executed
+ * everything it held (so no timer of its own complained) while the other and the surviving twin complained and moved
+ * to a higher view; it heard their complaint and their SEAL_VIEW one at a time, each below f+1 when it came, and a
+ * replica that suspects on its own count sent no COMPLAINT. Fixed: a COMPLAINT is sent even when it completes the count
+ * here (twins-random 203 and 1319 fail without it), and a SEAL_VIEW that completes f+1 complaints about the view
+ * suspects as a COMPLAINT does (twins-e-0897 fails with both reverted; either serves it).
  */
 class TwinsRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -28,6 +35,9 @@ class TwinsRegressionTest {
         "twins-e-0993, 2",
         "twins-e-1881, 2",
         "twins-e-1917, 2",
+        "twins-e-0897, 2",
+        "twins-random, 203",
+        "twins-random, 1319",
     })
     void aScheduleThatOnceLostLivenessIsServed(String name, long seed) {
         Scenario s = Scenarios.byName(name);
