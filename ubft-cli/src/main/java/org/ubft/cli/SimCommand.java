@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 
 /**
  * {@code ubft sim [--seeds N] [--scenario NAME|all|twins-e] [--threads N] [--seed S --trace FILE]}: the deterministic cluster simulator
@@ -123,8 +124,8 @@ public final class SimCommand implements Callable<Integer> {
         if (named.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "no scenario '" + scenario + "'; one of all, "
                 + String.join(", ", Scenarios.ALL.stream().map(Scenario::name).toList()) + ", "
-                + Scenarios.TOO_MANY_CRASHES.name() + ", "
-                + String.join(", ", Scenarios.KNOWN_BUGS.stream().map(Scenario::name).toList()) + ", "
+                + String.join(", ", Stream.concat(Stream.of(Scenarios.TOO_MANY_CRASHES),
+                    Scenarios.KNOWN_BUGS.stream()).map(Scenario::name).toList()) + ", "
                 + TwinsScenarios.ENUMERATED + ", " + TwinsScenarios.PREFIX + "NNNN");
         }
         return named;
