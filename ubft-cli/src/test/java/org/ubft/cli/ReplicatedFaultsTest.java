@@ -1,6 +1,7 @@
 package org.ubft.cli;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ubft.cli.local.ClusterProcesses;
@@ -371,6 +372,26 @@ class ReplicatedFaultsTest {
         assertTrue(counters(restarted[0]).get("stream_recovered") >= 0, counters(restarted[0]).line());
         // nothing acknowledged lost, nothing executed twice: both survivors at the top with the same state
         assertEquals(2, assertConsistent(outcome.acknowledged(), r[1], restarted[0]).size());
+    }
+
+    /**
+     * A replica that never broadcast (killed before any request) restarts with the same --data-dir and serves (issue
+     * "Faults within tolerance", 3: it exited 2 with "written by another configuration", its stream log sized but
+     * without a header).
+     */
+    @Test
+    void aReplicaThatNeverBroadcastRestartsWithItsDataDir() throws InterruptedException {
+        Path file = cluster("tcp");
+        int[] r = startCluster(file, "fast");
+        processes.kill(r[2]);
+        log.println("killed replica-2 (kill -9) before any request");
+        int restarted = startReplica(file, 2, "fast"); // waits for its ready line (fails if it exits)
+        int requests = 200;
+        Outcome outcome = run(file, requests, i -> { });
+        int[] codes = quietThenStop();
+        assertAllAnswered(outcome, requests);
+        assertEquals(0, codes[restarted], "the restarted replica's exit code");
+        assertTrue(processes.output(restarted).contains("stream=new(k=1)"), processes.output(restarted));
     }
 
     /**
