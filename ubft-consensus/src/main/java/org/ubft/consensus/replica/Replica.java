@@ -765,14 +765,6 @@ public final class Replica {
             // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises
             certify(s);
         }
-        if (sentCertify[i] != view && matchingShares(i, prepDigest, i * DIGEST_BYTES) > 0) {
-            // a peer's CERTIFY for this slot came before this replica endorsed it: the peer started the slow path, so
-            // keep the WILL_CERTIFY promise now, as onCertify does when the CERTIFY comes after (without this, a slot
-            // re-proposed by a NEW_VIEW after this replica decided it had no slow-path timer here, and the lagging
-            // leader waited for this share for good: lagging-follower-partner-crash-cpu seed 44)
-            certify(s);
-            maybeCommit(s);
-        }
         checkFastPath(s);
         checkCommits(s);
     }
