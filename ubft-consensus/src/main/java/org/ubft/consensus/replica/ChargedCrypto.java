@@ -15,6 +15,7 @@ final class ChargedCrypto implements ConsensusCrypto {
     private final NanoClock clock;
     private final int n;
     private int source = -1;
+    private boolean refusable = true;
     private boolean refusedLast;
 
     ChargedCrypto(ConsensusCrypto crypto, VerificationBudget budget, NanoClock clock, int n) {
@@ -27,12 +28,24 @@ final class ChargedCrypto implements ConsensusCrypto {
     /** Verifications from now on are charged to replica {@code replica} (-1: to nobody). */
     void charge(int replica) {
         source = replica;
+        refusable = true;
+        refusedLast = false;
+    }
+
+    /**
+     * Verifications from now on are charged to replica {@code replica} and never refused: for the messages of its
+     * CTBcast stream, which every correct receiver must judge alike (the replica's processCtbcast).
+     */
+    void chargeStream(int replica) {
+        source = replica;
+        refusable = false;
         refusedLast = false;
     }
 
     /** Verifications from now on are charged to client {@code client}. */
     void chargeClient(int client) {
         source = n + client;
+        refusable = true;
         refusedLast = false;
     }
 
@@ -54,13 +67,13 @@ final class ChargedCrypto implements ConsensusCrypto {
 
     @Override
     public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
-        refusedLast = !budget.take(source, clock.nanoTime());
+        refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
         return !refusedLast && crypto.verifyReplica(replica, message, offset, length, signature, at);
     }
 
     @Override
     public boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at) {
-        refusedLast = !budget.take(source, clock.nanoTime());
+        refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
         return !refusedLast && crypto.verifyClient(client, message, offset, length, signature, at);
     }
 }

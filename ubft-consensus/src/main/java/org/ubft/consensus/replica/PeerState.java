@@ -48,13 +48,6 @@ final class PeerState {
     final int[] commitLength;
     final UnsafeBuffer commitBatch;
 
-    /** Per window index: the slot and view of p's COMMIT last checked, so that one per view and slot is checked. */
-    final long[] commitTriedSlot;
-    final long[] commitTriedView;
-    /** The sequence number of p's CHECKPOINT, and the view of its NEW_VIEW, last checked (whose certificates failed). */
-    long checkpointTried = -1;
-    long newViewTried = -1;
-
     // new_view: MustPropose constraints of p's NEW_VIEW (Algorithm 3, lines 25-27)
     boolean hasNewView;
     long newViewWindowStart;
@@ -88,9 +81,6 @@ final class PeerState {
         this.commitDigest = new byte[window * ConsensusWire.DIGEST_BYTES];
         this.commitLength = new int[window];
         this.commitBatch = new UnsafeBuffer(new byte[Math.multiplyExact(window, maxBatchBytes)]);
-        this.commitTriedSlot = new long[window];
-        this.commitTriedView = new long[window];
-        Arrays.fill(commitTriedSlot, -1);
         this.newViewKind = new int[window];
         this.newViewDigest = new byte[window * ConsensusWire.DIGEST_BYTES];
         Arrays.fill(prepareSlot, -1);
@@ -127,21 +117,6 @@ final class PeerState {
         int i = index(slot);
         return commitSlot[i] == slot && commitView[i] == inView
             && Arrays.equals(commitDigest, i * 32, i * 32 + 32, digest, 0, 32);
-    }
-
-    /**
-     * Whether p's COMMIT for {@code slot} in {@code inView} is the first of p for that view and slot that this replica
-     * checks (recorded or tried); marks it tried. A correct replica CTBcasts one per view and slot.
-     */
-    boolean firstCommitAttempt(long slot, long inView) {
-        int i = index(slot);
-        if ((commitSlot[i] == slot && commitView[i] == inView)
-            || (commitTriedSlot[i] == slot && commitTriedView[i] == inView)) {
-            return false;
-        }
-        commitTriedSlot[i] = slot;
-        commitTriedView[i] = inView;
-        return true;
     }
 
     void recordCommit(long slot, long inView, byte[] digest, DirectBuffer batch, int batchOffset, int batchLength) {

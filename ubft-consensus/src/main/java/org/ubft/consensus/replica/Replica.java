@@ -469,8 +469,15 @@ public final class Replica {
         processCtbcast(p, k, buffer, offset, length);
     }
 
-    /** p's message k, in FIFO order after everything state[p] reflects. */
+    /**
+     * p's message k, in FIFO order after everything state[p] reflects. Its signatures are verified whatever p's budget
+     * holds ({@link ChargedCrypto#chargeStream}): whether p's message counts must be a function of the message and
+     * state[p] alone, the same at every correct receiver (Lemma A.2 gives them the same messages; a budget refusal at
+     * one would make their state[p] differ), and p's CTBcast messages are bounded by CTBcast itself (at most t past its
+     * latest summary, which f+1 replicas certify).
+     */
     private void processCtbcast(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
+        crypto.chargeStream(p.replica);
         reader.wrap(buffer, offset + 1, length - 1);
         switch (buffer.getByte(offset) & 0xFF) {
             case ConsensusWire.PREPARE -> onPrepare(p, buffer);
@@ -972,9 +979,13 @@ public final class Replica {
             counters.drop(Drop.INVALID_COMMIT);
             return;
         }
-        if (!p.firstCommitAttempt(s, v)) {
-            // a correct replica CTBcasts one COMMIT per view and slot (Corollary B.3: none conflicting), and every
-            // correct receiver takes p's stream in one order, so all keep p's first and drop this one unverified
+        if (p.hasCommit(s) && p.commitView[p.index(s)] == v) {
+            // a COMMIT of p for this view and slot is in state[p] already (Corollary B.3: none conflicting). Only what
+            // state[p] holds decides: a receiver that skipped part of p's stream by a summary must judge p's later
+            // messages as one that did not (a record of "tried and failed" kept outside state[p] let a Byzantine p
+            // send a forged COMMIT, then the genuine one: receivers that had the forged one dropped the genuine one,
+            // one that jumped the forged one by a summary kept it, and their state[p] differed in the view change:
+            // adversary-random seed 7378 broke agreement)
             counters.drop(Drop.DUPLICATE);
             return;
         }
@@ -1284,19 +1295,12 @@ public final class Replica {
             counters.drop(Drop.INVALID_CHECKPOINT);
             return;
         }
-        if (p.checkpointTried == seq) {
-            counters.drop(Drop.DUPLICATE); // its certificate failed already
-            return;
-        }
         int len = checkpointStatement(seq, cpDigest, 0);
         checkpointCheckSeq = seq;
         System.arraycopy(cpDigest, 0, checkpointCheckDigest, 0, DIGEST_BYTES);
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt + 1, k, statement, len, signature,
             knownCheckpointShares)) {
-            if (!crypto.refusedLast()) {
-                p.checkpointTried = seq;
-            }
-            counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
+            counters.drop(Drop.BAD_CERTIFICATE);
             return;
         }
         p.setCheckpoint(seq, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // lines 53-54
@@ -1746,10 +1750,6 @@ public final class Replica {
             counters.drop(Drop.INVALID_NEW_VIEW);
             return;
         }
-        if (p.newViewTried == v) {
-            counters.drop(Drop.DUPLICATE); // its certificates failed already: one NEW_VIEW per view is checked
-            return;
-        }
         long subjectsSeen = 0;
         long bestCheckpoint = -1;
         int bestCheckpointAt = -1;
@@ -1798,7 +1798,6 @@ public final class Replica {
             int len = vcStatement(v, subject, digest, 0);
             if (!validShares(buffer, sharesAt[j], shareCount[j], len)
                 || !validEmbeddedCheckpoint(buffer, at, stateLength[j])) {
-                triedNewView(p, v);
                 counters.drop(signatureDrop(Drop.INVALID_NEW_VIEW)); // line 23, and the states' checkpoints
                 return;
             }
@@ -1839,13 +1838,6 @@ public final class Replica {
             changeView(v); // line 23
         } else {
             enterNewView();
-        }
-    }
-
-    /** p's NEW_VIEW for view v failed a signature check: no other NEW_VIEW of p for v is checked (one per view). */
-    private void triedNewView(PeerState p, long v) {
-        if (!crypto.refusedLast()) {
-            p.newViewTried = v;
         }
     }
 

@@ -484,12 +484,15 @@ class ByzantineChecksTest {
             };
             inject(c, 2, commit(0, s, batch, shares));
         }
+        // valid, after a failed one for the same slot: checked and kept. Whether p's COMMIT counts is a function of the
+        // message and state[p] only, so a receiver that skipped the failed one by a summary judges alike (with a
+        // "tried" record outside state[p] they differed, and agreement broke: adversary-random seed 7378)
         inject(c, 2, commit(0, cp + 1, batch, shares(ok(0, certifyStatement(0, cp + 1, digest(batch))),
-            ok(1, certifyStatement(0, cp + 1, digest(batch)))))); // valid, but after a failed one: not checked
+            ok(1, certifyStatement(0, cp + 1, digest(batch))))));
         c.run(50_000);
         assertDropped(c, before, Drop.BAD_CERTIFICATE, 6);
         assertDropped(c, invalid, Drop.INVALID_COMMIT, 0);
-        assertDropped(c, duplicate, Drop.DUPLICATE, 1);
+        assertDropped(c, duplicate, Drop.DUPLICATE, 0);
         assertLiveAndAgree(c, 10);
     }
 
@@ -528,12 +531,8 @@ class ByzantineChecksTest {
         inject(c, 2, checkpoint(seq3, d, shares(ok(1, checkpointStatement(seq3, d)),
             ok(1, checkpointStatement(seq3, d))))); // the same signer twice
         inject(c, 2, checkpoint(seq4, d, shares(ok(0, certifyStatement(0, seq4, d)), ok(1, certifyStatement(0, seq4, d)))));
-        long[] duplicate = drops(c, Drop.DUPLICATE);
-        inject(c, 2, checkpoint(seq4, d, shares(ok(0, checkpointStatement(seq4, d)),
-            ok(1, checkpointStatement(seq4, d))))); // valid, but after a failed one for seq4: not checked
         c.run(50_000);
         assertDropped(c, before, Drop.BAD_CERTIFICATE, 4);
-        assertDropped(c, duplicate, Drop.DUPLICATE, 1);
         assertDropped(c, invalid, Drop.INVALID_CHECKPOINT, 0);
         for (Replica r : c.replicas) {
             assertEquals(seq - W, r.checkpointSeq(), "no checkpoint taken");

@@ -7,6 +7,7 @@ import org.ubft.consensus.wire.ConsensusWire;
 
 import java.util.Random;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -74,35 +75,35 @@ class SignatureFloodTest {
     }
 
     /**
-     * A flood that no deduplication stops, each message new: CHECKPOINTs (CTBcast) for ever higher sequence numbers with
-     * forged certificates, each valid by Algorithm 5 (it supersedes the last). The sender's budget refuses them past its
-     * cap and what progress and time give it; the others are untouched.
+     * A flood that no deduplication stops, each message new: CHECKPOINTs on the sender's CTBcast stream for ever higher
+     * sequence numbers with forged certificates, each valid by Algorithm 5 (it supersedes the last). Messages of a
+     * stream are never refused for want of budget: whether one counts must be a function of the message and state[p]
+     * alone, the same at every correct receiver (a refusal at one receiver made state[p] differ between them). Their
+     * rate is bounded by CTBcast itself (t past the latest summary, which f+1 replicas certify), which this model
+     * cluster's injection bypasses; the correct replicas verify them all and keep serving.
      */
     @Test
-    void aFloodThatDeduplicationCannotStopRunsIntoTheSendersBudget() {
+    void aFloodOnTheCtbcastStreamIsVerifiedNeverRefused() {
         ModelCluster c = new ModelCluster(config(), 22);
         assertTrue(c.runUntilDone(50, 2_000 * MS));
         Random random = new Random(8);
         long seq = c.replicas[0].checkpointSeq();
         int w = c.config.window();
-        for (int round = 0; round < 200; round++) {
-            for (int j = 0; j < 100; j++) { // 2,000 a millisecond: more than progress gives (8 per executed slot)
+        long[] executedBefore = {c.replicas[0].counters().executedRequests(), c.replicas[1].counters().executedRequests()};
+        for (int round = 0; round < 20; round++) {
+            for (int j = 0; j < 10; j++) {
                 seq += w;
                 c.broadcastAs(2, checkpoint(seq, random), 0, CHECKPOINT_BYTES);
             }
             c.run(50_000);
         }
+        c.run(200_000);
         for (int r = 0; r < 2; r++) {
             Replica replica = c.replicas[r];
             String state = "replica " + r + ": " + replica.counters();
-            long refused = replica.counters().dropped(ReplicaCounters.Drop.OVER_BUDGET);
-            assertTrue(refused > 1_000, state);
-            assertTrue(replica.signatureChecksRefused(2) == refused, state);
-            assertTrue(replica.signatureChecksRefused(0) + replica.signatureChecksRefused(1) == 0, state);
-            VerificationBudget budget = new VerificationBudget(3, 2, 1, w, c.config.tail(), 0);
-            long allowed = budget.cap() + budget.perSlot() * replica.executedUpTo() + 20 * VerificationBudget.PER_MILLI
-                + 50 * budget.perSlot();
-            assertTrue(replica.signatureChecksBy(2) <= allowed, replica.signatureChecksBy(2) + " > " + allowed + ": "
+            assertEquals(0, replica.counters().dropped(ReplicaCounters.Drop.OVER_BUDGET), state);
+            assertEquals(200, replica.counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE), state);
+            assertTrue(replica.counters().executedRequests() > executedBefore[r], "the correct replicas keep serving: "
                 + state);
         }
     }
