@@ -14,12 +14,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Seeds of correct-replica fault scenarios, with signatures and executions costing virtual CPU time, that lost
  * liveness (they were {@code Scenarios.KNOWN_BUGS}): {@code lagging-follower-partner-crash-cpu} 5 and
  * {@code restart-then-leader-crash-cpu} 10 failed on 5fa2022 and pass since the liveness fixes of
- * {@code AdversaryRegressionTest} (which of them serves each was not isolated).
+ * {@code AdversaryRegressionTest} (which of them serves each was not isolated); {@code lagging-follower-partner-crash-cpu}
+ * 44, 62, 64 and 90 failed on 83fe5fe and pass since a replica certifies a slot on endorsing it when a peer's CERTIFY
+ * came first ({@code Replica.acceptPrepare}).
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
     @CsvSource({
         "lagging-follower-partner-crash-cpu, 5",
+        "lagging-follower-partner-crash-cpu, 44",
+        "lagging-follower-partner-crash-cpu, 62",
+        "lagging-follower-partner-crash-cpu, 64",
+        "lagging-follower-partner-crash-cpu, 90",
         "restart-then-leader-crash-cpu, 10",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {

@@ -31,8 +31,11 @@ class ScenarioBudgetTest {
         // byz-* scenarios: one seed here; ByzantineBehavioursTest runs two more, with evidence that each attack happened
         // (adversary-random: RandomAdversaryTest runs 60 seeds)
         long seeds = name.startsWith("byz-") || name.startsWith("adversary-") ? 1 : SEEDS;
-        // (a random adversary may partition or pause a replica until a late GST: fewer requests complete by then)
-        int least = name.startsWith("adversary-") ? 20 : 50;
+        // (a random adversary may partition or pause a replica until a late GST: fewer requests complete by then; in the
+        // Twins sample with a wiped restart, the partition {0, 1B} decides before GST and the wiped twin, whose stream
+        // the others cannot take, leads view 1 after it: correct replicas wait out a view change, 27-48 accepted in
+        // seeds 1-16 of twins-e-1385)
+        int least = name.startsWith("adversary-") || name.startsWith("twins-") ? 20 : 50;
         for (long seed = 1; seed <= seeds; seed++) {
             RunResult r = Simulator.run(scenario, seed);
             String where = r.replayCommand(name + "-" + seed + ".trace");

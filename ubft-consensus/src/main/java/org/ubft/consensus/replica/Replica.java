@@ -772,6 +772,14 @@ public final class Replica {
             // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises
             certify(s);
         }
+        if (sentCertify[i] != view && matchingShares(i, prepDigest, i * DIGEST_BYTES) > 0) {
+            // a peer's CERTIFY for this PREPARE came before this replica could endorse it (its client's request came
+            // late): that peer started the slow path, which onCertify answers with this replica's CERTIFY only for an
+            // endorsed slot. Answer it now, or that peer's WILL_COMMIT promise (kept through a seal, §5.4) may wait
+            // for a COMMIT nobody sends (lagging-follower-partner-crash-cpu).
+            certify(s);
+            maybeCommit(s);
+        }
         checkFastPath(s);
         checkCommits(s);
     }

@@ -63,6 +63,34 @@ class ResourceCheckerTest {
         return v;
     }
 
+    /**
+     * Three replicas (f = 1), replica 0 correct, over the warm-up and then {@code millis} ms: replica 0 verifies
+     * {@code perMilli} signatures every millisecond and executes nothing.
+     */
+    private static Violations spread(int perMilli, int millis) {
+        Violations v = new Violations();
+        ReplicaCpu[] cpu = {new ReplicaCpu(), new ReplicaCpu(), new ReplicaCpu()};
+        ResourceChecker checker = new ResourceChecker(v, 3, i -> cpu[i], i -> i == 0);
+        long end = ResourceChecker.WARM_UP_NANOS + millis * 1_000_000L;
+        for (long t = 0; t <= end; t += 100_000) {
+            if (t > ResourceChecker.WARM_UP_NANOS && t % 1_000_000 == 0) {
+                verify(cpu[0], perMilli);
+                cpu[0].charge(t, org.ubft.sim.cpu.CpuCosts.FREE);
+            }
+            checker.tick(t);
+        }
+        checker.finish(end);
+        return v;
+    }
+
+    @Test
+    void aLongRunMayVerifyTheBudgetsIdleGrantPerMillisecondOfTheByzantineReplica() {
+        // 300 over 100 ms with nothing executed: over the fixed 250, within 250 + 1 per ms x f = 350 (seed 5506's case)
+        assertTrue(spread(3, 100).isEmpty(), spread(3, 100).kept().toString());
+        Violations v = spread(4, 100); // 400: over it
+        assertTrue(v.kept().toString().contains("+ 100 for the run's time"), v.kept().toString());
+    }
+
     @Test
     void withinTheBoundsNothingIsReported() {
         assertTrue(run(20 * 100 + 200, 100, 10).isEmpty());
