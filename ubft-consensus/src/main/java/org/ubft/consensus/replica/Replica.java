@@ -2019,7 +2019,9 @@ public final class Replica {
             // correct replica that the f+1 must hold, and waiting for its own stall let a view change that the others
             // started time out (adversary-random seed 7086: the leader of view 0, cut off until GST, caught up for
             // 13 ms before it complained, 20 ms after the other correct replica had sealed view 0)
-            boolean stalled = now - lastProgress >= timeout || complaints.aboutByOthers(view, self) >= config.quorum() - 1;
+            boolean idle = now - lastProgress >= timeout;
+            boolean behindLeader = peers[checks.leader(view)].afterGap;
+            boolean stalled = idle || complaints.aboutByOthers(view, self) >= config.quorum() - 1;
             if (!pending.holds(c, k)) {
                 k = pending.laterSessionFirst(c, last); // a restarted client's first request
             }
@@ -2032,7 +2034,12 @@ public final class Replica {
             if (farAheadSince[c] != 0) {
                 if (farAheadNumber[c] <= last) {
                     farAheadSince[c] = 0; // caught up
-                } else if (stalled && now - Math.max(farAheadSince[c], suspicionBase) >= timeout) {
+                } else if (idle && behindLeader && now - Math.max(farAheadSince[c], suspicionBase) >= timeout) {
+                    // evidence against the leader, not only the client: this replica executes nothing and waits for a
+                    // SUMMARY of the leader's stream that a correct leader sends after GST (Algorithm 4). A request
+                    // ahead alone may come from a client that left a hole in its numbers, which no leader can fill:
+                    // counted with f others' complaints, or with idleness alone, a client's hole made every idle
+                    // timeout a view change (byz-gap-client-complainer)
                     return work + complain(now, timeout);
                 }
             }

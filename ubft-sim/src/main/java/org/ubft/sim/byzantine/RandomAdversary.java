@@ -23,8 +23,13 @@ public final class RandomAdversary {
     /** The strategies drawn from. */
     public enum Kind {
         SILENT, FORGER, MUTATOR, FLOOD, STOP_AFTER_WILL_COMMIT, EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS,
-        CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS
+        CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS,
+        /** Drawn only by {@link #chooseAny} (adversary-mixed), so that adversary-random's seeds keep their draws. */
+        ALWAYS_COMPLAIN
     }
+
+    /** How many of the first {@link Kind}s {@link #choose} draws from: those before {@link Kind#ALWAYS_COMPLAIN}. */
+    private static final int CLASSIC_KINDS = Kind.ALWAYS_COMPLAIN.ordinal();
 
     private final Slot[] slots;
     private int chosenSlot = -1;
@@ -50,7 +55,16 @@ public final class RandomAdversary {
      * @return what was picked, for the scenario's faults (an amnesiac slot must be crashed and restarted)
      */
     public Kind choose(SplittableRandom random, long from) {
-        Kind k = Kind.values()[random.nextInt(Kind.values().length)];
+        return choose(random, from, CLASSIC_KINDS);
+    }
+
+    /** As {@link #choose}, drawing from every {@link Kind}. */
+    public Kind chooseAny(SplittableRandom random, long from) {
+        return choose(random, from, Kind.values().length);
+    }
+
+    private Kind choose(SplittableRandom random, long from, int kinds) {
+        Kind k = Kind.values()[random.nextInt(kinds)];
         int slot = switch (k) {
             case EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL,
                 AMNESIAC_FORKS -> 0;
@@ -73,6 +87,7 @@ public final class RandomAdversary {
             case AMNESIAC_FORGETS -> new Amnesiac(random.nextBoolean() ? SimCluster.Disk.WIPED
                 : SimCluster.Disk.ROLLED_BACK, Amnesiac.Mode.FORGETS);
             case AMNESIAC_FORKS -> new Amnesiac(SimCluster.Disk.WIPED, Amnesiac.Mode.FORKS);
+            case ALWAYS_COMPLAIN -> new AlwaysComplain(from, 500_000 + random.nextLong(2_000_000));
         };
         chosenSlot = slot;
         kind = k;

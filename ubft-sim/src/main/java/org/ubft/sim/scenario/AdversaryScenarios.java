@@ -3,6 +3,7 @@ package org.ubft.sim.scenario;
 import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
 import org.ubft.sim.byzantine.RandomAdversary;
+import org.ubft.sim.byzantine.RandomClient;
 
 import java.util.SplittableRandom;
 
@@ -26,11 +27,26 @@ public final class AdversaryScenarios {
     public static final Scenario RANDOM = Scenario.of("adversary-random",
         "a Byzantine replica and strategy drawn from the seed (RandomAdversary), with lossy links, a replica partition, a"
             + " correct replica's pause and f_m memory-node crashes drawn too, before GST (10-40 ms); kv workload in half",
-        AdversaryScenarios::plan)
+        (c, r) -> plan(c, r, false))
         .withOptions(r -> r.nextBoolean() ? SimOptions.defaults().withKv(4 + r.nextInt(5)) : SimOptions.defaults())
         .withBehaviours(() -> new RandomAdversary(3).slots());
 
-    private static Plan plan(SimCluster c, SplittableRandom r) {
+    /**
+     * {@link #RANDOM}'s faults with a Byzantine client too: client 0 runs a strategy drawn from its seed
+     * ({@link RandomClient}: a hole in its request numbers, replays, equivocation, leader-only requests) from the
+     * attack's start, and the replica's strategy is drawn from every {@link RandomAdversary.Kind}, among them a replica
+     * that complains about every view ({@link RandomAdversary#chooseAny}): attacks that need a client and a replica
+     * together, such as the view churn of a client's hole in its numbers with a complaining replica. Client 1 must stay
+     * live. The flip workload only (a Byzantine client's operations are not a linearizable history to check).
+     */
+    public static final Scenario MIXED = Scenario.of("adversary-mixed",
+        "adversary-random's faults and a Byzantine replica drawn from every strategy (a replica that always complains"
+            + " too), with client 0 Byzantine (RandomClient: a hole in its numbers, replays, equivocation or leader-only"
+            + " requests)", (c, r) -> plan(c, r, true))
+        .withBehaviours(() -> new RandomAdversary(3).slots())
+        .withClientBehaviours(() -> new org.ubft.sim.ClientBehaviour[] {new RandomClient(2 * MS)});
+
+    private static Plan plan(SimCluster c, SplittableRandom r, boolean mixed) {
         int n = c.cluster().n();
         long gst = between(r, 10 * MS, 40 * MS);
         if (r.nextBoolean()) {
@@ -40,7 +56,7 @@ public final class AdversaryScenarios {
         }
         RandomAdversary adversary = ((RandomAdversary.Slot) c.behaviour(0)).adversary();
         long from = between(r, 2 * MS, 8 * MS);
-        RandomAdversary.Kind kind = adversary.choose(r, from);
+        RandomAdversary.Kind kind = mixed ? adversary.chooseAny(r, from) : adversary.choose(r, from);
         int byz = adversary.chosenSlot();
         if (kind == RandomAdversary.Kind.AMNESIAC_FORGETS || kind == RandomAdversary.Kind.AMNESIAC_FORKS) {
             long crash = between(r, from, Math.max(from, gst - 4 * MS));

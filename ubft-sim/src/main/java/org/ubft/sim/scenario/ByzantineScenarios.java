@@ -6,6 +6,7 @@ import org.ubft.sim.ReplicaBehaviour;
 import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
 import org.ubft.sim.cpu.CpuCosts;
+import org.ubft.sim.byzantine.AlwaysComplain;
 import org.ubft.sim.byzantine.Amnesiac;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
@@ -13,6 +14,7 @@ import org.ubft.sim.byzantine.DuplicateProposal;
 import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.FieldMutator;
+import org.ubft.sim.byzantine.GapClient;
 import org.ubft.sim.byzantine.Moment;
 import org.ubft.sim.byzantine.SignatureFlood;
 import org.ubft.sim.byzantine.SilentAtMoment;
@@ -187,6 +189,23 @@ public final class ByzantineScenarios {
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
             + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
 
+    /**
+     * A view-churn attack by a Byzantine client and a Byzantine replica together: client 0 leaves a hole in its request
+     * numbers ({@link GapClient}), so every replica holds its later requests ahead of the next one for good, and
+     * follower 2 complains about every view every millisecond ({@link AlwaysComplain}), which is f of the f+1
+     * complaints a view change needs. Client 1 must stay live: a correct replica's complaint must come from a request
+     * that waits on the leader, not from one that a client never made executable.
+     */
+    public static final Scenario GAP_CLIENT_COMPLAINER = Scenario.of("byz-gap-client-complainer",
+        "client 0 skips a request number from 5 ms on (its later requests wait at every replica for good) while follower"
+            + " 2 complains about every view every 1 ms: client 1 must stay live, with no view change forced",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
+        .withClientBehaviours(() -> new ClientBehaviour[] {new GapClient(FROM)});
+
     public static final Scenario MUTATOR_LEADER = byz("byz-mutator-leader",
         "the leader of view 0 rewrites fields of one in 8 of its consensus messages from 5 ms on (boundary and"
             + " adversarial values, re-signed where its own signature; CTBcast to some receivers only) and sends a"
@@ -250,5 +269,5 @@ public final class ByzantineScenarios {
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
-        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE);
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER);
 }

@@ -106,4 +106,16 @@ class ByzantineClientsTest {
         attackFailsSafely(ByzantineScenarios.CLIENT_REPLAY,
             r -> r.counter("client-0 ", "dropped_late") > r.counter("client-0 ", "completed") + 20);
     }
+
+    /**
+     * A client that never sends one of its request numbers leaves its later requests waiting at every replica, ahead
+     * of the next one it can execute, for good, while replica 2 complains about every view every millisecond: a
+     * correct replica complains on such a request only when it executes nothing and waits on a gap in the leader's
+     * stream, so no view change happens (before, a far-ahead request and f others' complaints made one about every
+     * 20 ms, and an idle cluster changed view every timeout even without the complaining replica).
+     */
+    @Test
+    void aHoleInAClientsNumbersForcesNoViewChangeWithAReplicaThatAlwaysComplains() {
+        attackFailsSafely(ByzantineScenarios.GAP_CLIENT_COMPLAINER, r -> r.sum("view_changes") == 0);
+    }
 }

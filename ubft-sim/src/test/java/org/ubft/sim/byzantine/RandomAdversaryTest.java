@@ -33,7 +33,39 @@ class RandomAdversaryTest {
                 acted.add(a.kind());
             }
         }
-        assertEquals(EnumSet.allOf(RandomAdversary.Kind.class), drawn, "strategies drawn in 60 seeds");
-        assertTrue(acted.size() >= RandomAdversary.Kind.values().length - 2, "strategies that acted: " + acted);
+        Set<RandomAdversary.Kind> classic = EnumSet.allOf(RandomAdversary.Kind.class);
+        classic.remove(RandomAdversary.Kind.ALWAYS_COMPLAIN); // adversary-mixed's only
+        assertEquals(classic, drawn, "strategies drawn in 60 seeds");
+        assertTrue(acted.size() >= classic.size() - 2, "strategies that acted: " + acted);
+    }
+
+    /**
+     * {@link AdversaryScenarios#MIXED}: a Byzantine replica drawn from every strategy (the always-complaining one
+     * too) and a Byzantine client 0 drawn from its strategies. Each run clean, client 1 served, and across the sample
+     * every client strategy drawn and acting, and the complaining replica drawn.
+     */
+    @Test
+    void aSampleOfMixedAdversariesWithAByzantineClientIsSafeAndLive() {
+        Set<String> clients = new java.util.TreeSet<>();
+        Set<RandomAdversary.Kind> drawn = EnumSet.noneOf(RandomAdversary.Kind.class);
+        for (long seed = 1; seed <= 40; seed++) {
+            RandomClient[] client = new RandomClient[1];
+            org.ubft.sim.scenario.Scenario s = AdversaryScenarios.MIXED.withClientBehaviours(() -> {
+                client[0] = (RandomClient) AdversaryScenarios.MIXED.clientBehaviours().get()[0];
+                return new org.ubft.sim.ClientBehaviour[] {client[0]};
+            });
+            ByzProbe p = new ByzProbe(s, seed);
+            RunResult r = p.result;
+            assertTrue(r.ok(), () -> r.replayCommand("adversary-mixed.trace") + ": " + r.violations().kept() + "\n"
+                + p);
+            assertTrue(r.accepted() > 20 && r.accepted() == r.submitted(), "seed " + seed + ": " + p);
+            drawn.add(p.adversary().kind());
+            if (client[0].chosen().actions() > 0) {
+                clients.add(client[0].chosen().name());
+            }
+        }
+        assertEquals(Set.of("equivocating-client", "gap-client", "leader-only-client", "replaying-client"), clients,
+            "client strategies that acted in 40 seeds");
+        assertTrue(drawn.contains(RandomAdversary.Kind.ALWAYS_COMPLAIN), "replica strategies drawn: " + drawn);
     }
 }
