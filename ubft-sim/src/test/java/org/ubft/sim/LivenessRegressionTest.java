@@ -16,7 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code restart-then-leader-crash-cpu} 10 failed on 5fa2022 and pass since the liveness fixes of
  * {@code AdversaryRegressionTest} (which of them serves each was not isolated); {@code lagging-follower-partner-crash-cpu}
  * 44, 62, 64 and 90 failed on 83fe5fe and pass since a replica certifies a slot on endorsing it when a peer's CERTIFY
- * came first ({@code Replica.acceptPrepare}).
+ * came first ({@code Replica.acceptPrepare}); {@code byz-forged-then-genuine} 9 (a correct run with forgery: the leader
+ * crashed on the slow path with 31 slots decided since the checkpoint, and every later view timed out re-committing
+ * them before it reached a new slot) fails without {@code Replica.recommitted}.
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -27,6 +29,7 @@ class LivenessRegressionTest {
         "lagging-follower-partner-crash-cpu, 64",
         "lagging-follower-partner-crash-cpu, 90",
         "restart-then-leader-crash-cpu, 10",
+        "byz-forged-then-genuine, 9",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {
         Scenario s = Scenarios.byName(name);

@@ -139,6 +139,8 @@ public final class Replica {
      * views).
      */
     private final long[] reproposedAfterDecision;
+    /** Per slot index: the view in which a re-proposed decided slot was decided again ({@link #recommitted}). */
+    private final long[] recommittedView;
     private final long[] batchAskedAt;
     private final long[] certificateAskedAt;
     /** Batches known by digest only may be missing (a summary or a NEW_VIEW said so): askForBatches scans. */
@@ -290,6 +292,8 @@ public final class Replica {
         sentCommit = new long[table];
         reproposedAfterDecision = new long[table];
         Arrays.fill(reproposedAfterDecision, -1);
+        recommittedView = new long[table];
+        Arrays.fill(recommittedView, -1);
         batchAskedAt = new long[table];
         certificateAskedAt = new long[table];
         batchAnswers = new int[config.n()];
@@ -871,6 +875,8 @@ public final class Replica {
         // line 29: WILL_COMMIT from 2f+1
         if (wmView[i] == view && wmMask[i] == all && !decided[i]) {
             decide(s, prepBatch, i * maxBatchBytes, prepLength[i], true); // line 31
+        } else if (wmView[i] == view && wmMask[i] == all && reproposedAfterDecision[i] == view) {
+            recommitted(i);
         }
     }
 
@@ -1068,6 +1074,9 @@ public final class Replica {
         }
         int i = slot(s);
         if (decided[i] && slotNo[i] == s) {
+            if (reproposedAfterDecision[i] == view && committedByQuorum(s, view)) {
+                recommitted(i);
+            }
             return;
         }
         for (int a = 0; a < n; a++) {
@@ -1149,6 +1158,22 @@ public final class Replica {
         }
         viewChangeAttempts = 0;
         executeReady();
+    }
+
+    /**
+     * A slot decided here before, re-proposed by this view's NEW_VIEW (Algorithm 3's MustPropose re-proposes every slot
+     * past the checkpoint), was decided again in this view: the view's leader is doing its work, so this is progress
+     * for the suspicion timers, once per slot and view. Without it, a new view whose leader re-proposed the up to W - 1
+     * slots decided since the last checkpoint, each on the slow path at CTBcast's rate (t messages per summary), timed
+     * out before it reached the first new slot, and so did every later view (byz-forged-then-genuine seed 9: views 1
+     * to 6 each re-committed slots 32-62 and never decided 63). A Byzantine leader gains at most W - 1 such credits a
+     * view, and a request waiting CENSORSHIP_FACTOR timeouts is suspected regardless.
+     */
+    private void recommitted(int i) {
+        if (recommittedView[i] != view) {
+            recommittedView[i] = view;
+            lastProgress = clock.nanoTime();
+        }
     }
 
     /** Applies decided slots in order (Algorithm 2, line 45), then proposes the next checkpoint (line 44-47). */
@@ -2517,6 +2542,7 @@ public final class Replica {
             sentCertify[i] = -1;
             sentCommit[i] = -1;
             reproposedAfterDecision[i] = -1;
+            recommittedView[i] = -1;
             decided[i] = false;
             proposeTime[i] = 0; // an earlier slot's, never accepted here (a view changed): not this slot's
             Arrays.fill(shareView, i * n, i * n + n, 0);

@@ -24,8 +24,8 @@ public final class RandomAdversary {
     public enum Kind {
         SILENT, FORGER, MUTATOR, FLOOD, STOP_AFTER_WILL_COMMIT, EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS,
         CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS,
-        /** Drawn only by {@link #chooseAny} (adversary-mixed), so that adversary-random's seeds keep their draws. */
-        ALWAYS_COMPLAIN
+        /** This and the next drawn only by {@link #chooseAny} (adversary-mixed): adversary-random keeps its draws. */
+        ALWAYS_COMPLAIN, FORGED_THEN_GENUINE
     }
 
     /** How many of the first {@link Kind}s {@link #choose} draws from: those before {@link Kind#ALWAYS_COMPLAIN}. */
@@ -88,6 +88,7 @@ public final class RandomAdversary {
                 : SimCluster.Disk.ROLLED_BACK, Amnesiac.Mode.FORGETS);
             case AMNESIAC_FORKS -> new Amnesiac(SimCluster.Disk.WIPED, Amnesiac.Mode.FORKS);
             case ALWAYS_COMPLAIN -> new AlwaysComplain(from, 500_000 + random.nextLong(2_000_000));
+            case FORGED_THEN_GENUINE -> new ForgedThenGenuine(from);
         };
         chosenSlot = slot;
         kind = k;

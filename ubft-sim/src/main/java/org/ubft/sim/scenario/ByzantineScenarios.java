@@ -14,6 +14,7 @@ import org.ubft.sim.byzantine.DuplicateProposal;
 import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.FieldMutator;
+import org.ubft.sim.byzantine.ForgedThenGenuine;
 import org.ubft.sim.byzantine.GapClient;
 import org.ubft.sim.byzantine.Moment;
 import org.ubft.sim.byzantine.SignatureFlood;
@@ -206,6 +207,27 @@ public final class ByzantineScenarios {
         }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
         .withClientBehaviours(() -> new ClientBehaviour[] {new GapClient(FROM)});
 
+    /**
+     * The pattern of adversary-random seed 7378's agreement violation, as a schedule: the leader of view 0 precedes
+     * each COMMIT, CHECKPOINT and NEW_VIEW it CTBcasts with a forged copy ({@link ForgedThenGenuine}); replicas run on
+     * the slow path (COMMITs every slot); follower 2 pauses past its CTBcast tail, so it skips part of the leader's
+     * stream with a SUMMARY while follower 1 delivers every message; then the leader crashes and the followers change
+     * view from what they hold of its stream. Their state[leader] must be the same, forged copies or not.
+     */
+    public static final Scenario FORGED_THEN_GENUINE = Scenario.of("byz-forged-then-genuine",
+        "the leader of view 0 CTBcasts a forged copy before each COMMIT, CHECKPOINT and NEW_VIEW from 5 ms on (slow"
+            + " path); follower 2 pauses for 8-20 ms at 6-10 ms (it skips part of the stream by a summary); the leader"
+            + " crashes at 30-40 ms: the followers' view change must agree with what they decided",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            long pause = Faults.between(r, 6 * MS, 10 * MS);
+            Faults.pauseReplica(c, 2, pause, Faults.between(r, 8 * MS, 20 * MS));
+            long crash = Faults.between(r, 30 * MS, 40 * MS);
+            Faults.crashReplica(c, 0, crash);
+            return new Plan(crash, crash + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW))
+        .withBehaviours(() -> new ReplicaBehaviour[] {new ForgedThenGenuine(FROM)});
+
     public static final Scenario MUTATOR_LEADER = byz("byz-mutator-leader",
         "the leader of view 0 rewrites fields of one in 8 of its consensus messages from 5 ms on (boundary and"
             + " adversarial values, re-signed where its own signature; CTBcast to some receivers only) and sends a"
@@ -269,5 +291,6 @@ public final class ByzantineScenarios {
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
-        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER);
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
+        FORGED_THEN_GENUINE);
 }

@@ -121,6 +121,19 @@ class ByzantineBehavioursTest {
     }
 
     /**
+     * The leader's forged copy before each COMMIT, CHECKPOINT and NEW_VIEW is dropped by follower 1, which delivers
+     * every message of the stream, while follower 2 skips part of the stream with a summary (it paused past its tail);
+     * both take the genuine messages alike, and after the leader's crash they change view and agree on what they
+     * decided (the run is clean: agreement, validity, no duplicate, liveness).
+     */
+    @Test
+    void aForgedCopyBeforeEachCertifiedMessageChangesNothingForAReceiverThatSkippedIt() {
+        attackFailsSafely(ByzantineScenarios.FORGED_THEN_GENUINE,
+            p -> p.counter(1, "BAD_CERTIFICATE") > 0 && p.counter(2, "summaries_applied") > 0
+                && viewChanged(p, 1, 2));
+    }
+
+    /**
      * The writer withholds its LOCKED echoes, so the correct replicas take CTBcast's slow path and read its registers:
      * their register readers find the bogus sub-registers and ignore them.
      */

@@ -35,6 +35,7 @@ class RandomAdversaryTest {
         }
         Set<RandomAdversary.Kind> classic = EnumSet.allOf(RandomAdversary.Kind.class);
         classic.remove(RandomAdversary.Kind.ALWAYS_COMPLAIN); // adversary-mixed's only
+        classic.remove(RandomAdversary.Kind.FORGED_THEN_GENUINE);
         assertEquals(classic, drawn, "strategies drawn in 60 seeds");
         assertTrue(acted.size() >= classic.size() - 2, "strategies that acted: " + acted);
     }
@@ -66,6 +67,7 @@ class RandomAdversaryTest {
         }
         assertEquals(Set.of("equivocating-client", "gap-client", "leader-only-client", "replaying-client"), clients,
             "client strategies that acted in 40 seeds");
-        assertTrue(drawn.contains(RandomAdversary.Kind.ALWAYS_COMPLAIN), "replica strategies drawn: " + drawn);
+        assertTrue(drawn.contains(RandomAdversary.Kind.ALWAYS_COMPLAIN)
+            && drawn.contains(RandomAdversary.Kind.FORGED_THEN_GENUINE), "replica strategies drawn: " + drawn);
     }
 }
