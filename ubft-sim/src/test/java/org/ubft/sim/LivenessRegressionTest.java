@@ -2,13 +2,6 @@ package org.ubft.sim;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.ubft.sim.scenario.RunResult;
-import org.ubft.sim.scenario.Scenario;
-import org.ubft.sim.scenario.Scenarios;
-import org.ubft.sim.scenario.Simulator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Seeds of correct-replica fault scenarios, with signatures and executions costing virtual CPU time, that lost
@@ -32,10 +25,6 @@ class LivenessRegressionTest {
         "byz-forged-then-genuine, 9",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {
-        Scenario s = Scenarios.byName(name);
-        RunResult r = Simulator.run(s, seed);
-        assertTrue(r.ok(), () -> r.replayCommand(name + "-" + seed + ".trace") + ": " + r.violations().kept() + "\n"
-            + r.countersLines());
-        assertEquals(r.submitted(), r.accepted(), name + " seed " + seed);
+        RegressionRuns.assertServed(name, seed);
     }
 }

@@ -2,13 +2,7 @@ package org.ubft.sim.twins;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.ubft.sim.scenario.RunResult;
-import org.ubft.sim.scenario.Scenario;
-import org.ubft.sim.scenario.Scenarios;
-import org.ubft.sim.scenario.Simulator;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.ubft.sim.RegressionRuns;
 
 /**
  * Schedules of the Twins enumeration that lost liveness, kept as regression runs (each fails again when its fix is
@@ -40,10 +34,6 @@ class TwinsRegressionTest {
         "twins-random, 1319",
     })
     void aScheduleThatOnceLostLivenessIsServed(String name, long seed) {
-        Scenario s = Scenarios.byName(name);
-        RunResult r = Simulator.run(s, seed);
-        assertTrue(r.ok(), () -> r.replayCommand(name + "-" + seed + ".trace") + ": " + r.violations().kept() + "\n"
-            + r.countersLines());
-        assertEquals(r.submitted(), r.accepted(), name + " seed " + seed);
+        RegressionRuns.assertServed(name, seed);
     }
 }
