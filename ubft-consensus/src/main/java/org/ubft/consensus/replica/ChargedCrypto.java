@@ -10,6 +10,15 @@ import org.agrona.concurrent.NanoClock;
  * ({@link #takeFor}).
  */
 final class ChargedCrypto implements ConsensusCrypto {
+    /** No verdict held ({@link #holdVerdict}). */
+    static final int NONE = 0;
+    /** The signature checked good off the agent thread. */
+    static final int VALID = 1;
+    /** The signature checked bad off the agent thread. */
+    static final int INVALID = 2;
+    /** The check was not done (its queue was full): read as a refusal for want of tokens. */
+    static final int REFUSED = 3;
+
     private final ConsensusCrypto crypto;
     private final VerificationBudget budget;
     private final NanoClock clock;
@@ -17,6 +26,17 @@ final class ChargedCrypto implements ConsensusCrypto {
     private int source = -1;
     private boolean refusable = true;
     private boolean refusedLast;
+    // deferral (ReplicaNode's verification off the agent thread): pass 1 records the check instead of doing it
+    private boolean deferring;
+    private boolean deferredLast;
+    private int deferredSigner;
+    private int deferredLength;
+    private final byte[] deferredStatement = new byte[MAX_STATEMENT_BYTES];
+    private final byte[] deferredSignature = new byte[SIGNATURE_BYTES];
+    // pass 2: the verdict of exactly that check, used once by the first verification of the same bytes
+    private int verdict = NONE;
+    /** Longest statement a deferred check carries (a CRTFY_VC's: view, subject, digest; a CERTIFY's is shorter). */
+    static final int MAX_STATEMENT_BYTES = 128;
 
     ChargedCrypto(ConsensusCrypto crypto, VerificationBudget budget, NanoClock clock, int n) {
         this.crypto = crypto;
@@ -40,6 +60,7 @@ final class ChargedCrypto implements ConsensusCrypto {
         source = replica;
         refusable = false;
         refusedLast = false;
+        deferring = false;
     }
 
     /** Verifications from now on are charged to client {@code client}. */
@@ -55,6 +76,69 @@ final class ChargedCrypto implements ConsensusCrypto {
         return !refusedLast;
     }
 
+    /**
+     * From now on until {@link #stopDeferring}, the first {@link #verifyReplicaOrDefer} that the sender's budget allows
+     * is not done but recorded ({@link #deferredLast} true after it, the call returning {@code false}), so that the
+     * caller can check it off the agent thread and hand the message in again with {@link #holdVerdict}. Only for the
+     * handlers that stop at such a false ({@code Replica}'s CERTIFY, CERTIFY_CHECKPOINT and CRTFY_VC, the summaries'
+     * CERTIFY_SUMMARY); never for a CTBcast stream ({@link #chargeStream} turns it off), which is judged in order.
+     */
+    void deferNext() {
+        deferring = true;
+        deferredLast = false;
+    }
+
+    /** Ends {@link #deferNext}; returns whether a check was deferred. */
+    boolean stopDeferring() {
+        deferring = false;
+        boolean d = deferredLast;
+        deferredLast = false;
+        return d;
+    }
+
+    /** Whether the last verification was deferred (see {@link #deferNext}); the caller then drops nothing. */
+    boolean deferredLast() {
+        return deferredLast;
+    }
+
+    int deferredSigner() {
+        return deferredSigner;
+    }
+
+    byte[] deferredStatement() {
+        return deferredStatement;
+    }
+
+    int deferredLength() {
+        return deferredLength;
+    }
+
+    byte[] deferredSignature() {
+        return deferredSignature;
+    }
+
+    /**
+     * The next verification of exactly this check (signer, statement, signature: those of a deferred one) returns {@code v} ({@link #VALID}, {@link #INVALID},
+     * {@link #REFUSED}) without verifying or taking a token (pass 1 took it); any other verification clears it.
+     */
+    void holdVerdict(int v, int signer, byte[] statement, int length, byte[] signature) {
+        verdict = v;
+        deferredSigner = signer;
+        deferredLength = length;
+        System.arraycopy(statement, 0, deferredStatement, 0, length);
+        System.arraycopy(signature, 0, deferredSignature, 0, SIGNATURE_BYTES);
+    }
+
+    /** Whether a verdict is held for the message being handed in again (its handler skips its "tried" record). */
+    boolean holdsVerdict() {
+        return verdict != NONE;
+    }
+
+    /** Drops a verdict the handler did not use (the replica's state changed between the two passes). */
+    void clearVerdict() {
+        verdict = NONE;
+    }
+
     /** Whether the last verification (or {@link #takeFor}) was refused for want of tokens, not failed. */
     boolean refusedLast() {
         return refusedLast;
@@ -67,8 +151,38 @@ final class ChargedCrypto implements ConsensusCrypto {
 
     @Override
     public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
+        if (verdict != NONE) {
+            int v = verdict;
+            verdict = NONE;
+            if (replica == deferredSigner && length == deferredLength
+                && java.util.Arrays.equals(message, offset, offset + length, deferredStatement, 0, length)
+                && java.util.Arrays.equals(signature, at, at + SIGNATURE_BYTES, deferredSignature, 0, SIGNATURE_BYTES)) {
+                refusedLast = v == REFUSED;
+                return v == VALID;
+            }
+        }
         refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
         return !refusedLast && crypto.verifyReplica(replica, message, offset, length, signature, at);
+    }
+
+    /**
+     * As {@link #verifyReplica}, but between {@link #deferNext} and {@link #stopDeferring} the check is recorded, not
+     * done ({@link #deferredLast}): the one call site of each handler that can take its verdict later.
+     */
+    boolean verifyReplicaOrDefer(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
+        if (!deferring || verdict != NONE || !refusable || deferredLast || length > MAX_STATEMENT_BYTES) {
+            return verifyReplica(replica, message, offset, length, signature, at);
+        }
+        refusedLast = !budget.take(source, clock.nanoTime());
+        if (refusedLast) {
+            return false;
+        }
+        deferredLast = true;
+        deferredSigner = replica;
+        deferredLength = length;
+        System.arraycopy(message, offset, deferredStatement, 0, length);
+        System.arraycopy(signature, at, deferredSignature, 0, SIGNATURE_BYTES);
+        return false;
     }
 
     @Override

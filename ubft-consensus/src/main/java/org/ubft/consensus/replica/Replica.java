@@ -55,6 +55,8 @@ public final class Replica {
     private final StateMachine app;
     /** The crypto service, each verification charged to the sender of the message at hand ({@link #budget}). */
     private final ChargedCrypto crypto;
+    /** Whether the last offer left a check ({@link #offerTbcast}). */
+    private boolean deferred;
     private final VerificationBudget budget;
     private final ReplicaOutput out;
     private final NanoClock clock;
@@ -548,6 +550,108 @@ public final class Replica {
         }
     }
 
+    // ------------------------------------------------------------------ signatures checked off the agent thread
+
+    /** What a signature check done off the agent thread found ({@link #tbcastVerdict}, {@link #directVerdict}). */
+    public enum Verdict { VALID, INVALID, NOT_CHECKED }
+
+    /**
+     * Pass 1 of a TBcast message whose signature may be checked off the agent thread (docs/design.md §3.2): handled as
+     * {@link #onTbcastDeliver} does, except that the one signature check of a CERTIFY or CERTIFY_CHECKPOINT that passed
+     * every cheap check (view, window, one share per sender and slot) and took its sender's token is not done but left
+     * in {@link #deferredSigner}, {@link #deferredStatement}, {@link #deferredSignature}.
+     *
+     * @return whether a check was left so: the caller checks it and hands the message in again with
+     *         {@link #tbcastVerdict}; until then a copy of the same share is dropped as a duplicate
+     */
+    public boolean offerTbcast(int from, DirectBuffer buffer, int offset, int length) {
+        int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
+        if (type != ConsensusWire.CERTIFY && type != ConsensusWire.CERTIFY_CHECKPOINT) {
+            onTbcastDeliver(from, buffer, offset, length);
+            return false;
+        }
+        crypto.deferNext();
+        try {
+            onTbcastDeliver(from, buffer, offset, length);
+        } finally {
+            deferred = crypto.stopDeferring();
+        }
+        return deferred;
+    }
+
+    /** As {@link #offerTbcast}, for a point-to-point message: CRTFY_VC and CERTIFY_SUMMARY are checked so. */
+    public boolean offerDirect(int from, DirectBuffer buffer, int offset, int length) {
+        int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
+        if (type != ConsensusWire.CRTFY_VC && type != ConsensusWire.CERTIFY_SUMMARY) {
+            onDirect(from, buffer, offset, length);
+            return false;
+        }
+        crypto.deferNext();
+        try {
+            onDirect(from, buffer, offset, length);
+        } finally {
+            deferred = crypto.stopDeferring();
+        }
+        return deferred;
+    }
+
+    /** The signer of the check the last offer left (a replica index). */
+    public int deferredSigner() {
+        return crypto.deferredSigner();
+    }
+
+    /** Copies the statement of the check the last offer left into {@code into}; returns its length. */
+    public int deferredStatement(byte[] into) {
+        int len = crypto.deferredLength();
+        System.arraycopy(crypto.deferredStatement(), 0, into, 0, len);
+        return len;
+    }
+
+    /** Copies the 64-byte signature of the check the last offer left into {@code into}. */
+    public void deferredSignature(byte[] into) {
+        System.arraycopy(crypto.deferredSignature(), 0, into, 0, SIGNATURE_BYTES);
+    }
+
+    /** The longest statement a deferred check has (the caller's buffers). */
+    public static int maxDeferredStatementBytes() {
+        return ChargedCrypto.MAX_STATEMENT_BYTES;
+    }
+
+    /**
+     * Pass 2: the TBcast message of an {@link #offerTbcast} that returned true, with its check's verdict and the check
+     * itself (signer, statement, signature, as the offer left them). Handled as {@link #onTbcastDeliver} does, the
+     * check answered by the verdict (NOT_CHECKED: as a refusal for want of tokens, counted OVER_BUDGET, and a later
+     * copy of the share may be checked).
+     */
+    public void tbcastVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
+                              byte[] statement, int statementLength, byte[] signature) {
+        crypto.holdVerdict(code(verdict), signer, statement, statementLength, signature);
+        try {
+            onTbcastDeliver(from, buffer, offset, length);
+        } finally {
+            crypto.clearVerdict();
+        }
+    }
+
+    /** As {@link #tbcastVerdict}, for the point-to-point message of an {@link #offerDirect}. */
+    public void directVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
+                              byte[] statement, int statementLength, byte[] signature) {
+        crypto.holdVerdict(code(verdict), signer, statement, statementLength, signature);
+        try {
+            onDirect(from, buffer, offset, length);
+        } finally {
+            crypto.clearVerdict();
+        }
+    }
+
+    private static int code(Verdict v) {
+        return switch (v) {
+            case VALID -> ChargedCrypto.VALID;
+            case INVALID -> ChargedCrypto.INVALID;
+            case NOT_CHECKED -> ChargedCrypto.REFUSED;
+        };
+    }
+
     /** A point-to-point message from replica {@code from}. */
     public void onDirect(int from, DirectBuffer buffer, int offset, int length) {
         crypto.charge(from >= 0 && from < n ? from : -1);
@@ -928,7 +1032,7 @@ public final class Replica {
         if (shareView[share] == v + 1 && shareSlot[share] == s) {
             return; // held already (its copy in a certificate, or this replica's own): one share per view and slot
         }
-        if (shareTriedView[share] == v + 1 && shareTriedSlot[share] == s) {
+        if (shareTriedView[share] == v + 1 && shareTriedSlot[share] == s && !crypto.holdsVerdict()) {
             counters.drop(Drop.DUPLICATE); // a correct replica sends one CERTIFY per view and slot, and it verifies
             return;
         }
@@ -940,7 +1044,10 @@ public final class Replica {
         if (from != self) {
             shareTriedView[share] = v + 1;
             shareTriedSlot[share] = s;
-            if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+            if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
+                if (crypto.deferredLast()) {
+                    return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
+                }
                 if (crypto.refusedLast()) {
                     shareTriedView[share] = 0; // not checked: a later copy may be
                 }
@@ -1268,7 +1375,7 @@ public final class Replica {
             return;
         }
         int tried = from * 2 + (int) ((seq / window) & 1);
-        if (ckSeq[from] == seq || ckTried[tried] == seq) {
+        if (ckSeq[from] == seq || (ckTried[tried] == seq && !crypto.holdsVerdict())) {
             counters.drop(Drop.DUPLICATE); // one share per replica and checkpoint, verified once
             return;
         }
@@ -1277,7 +1384,10 @@ public final class Replica {
         b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = checkpointStatement(seq, digest2, 0);
-        if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+        if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
+            if (crypto.deferredLast()) {
+                return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
+            }
             if (crypto.refusedLast()) {
                 ckTried[tried] = 0; // not checked: a later copy may be
             }
@@ -1693,7 +1803,7 @@ public final class Replica {
             return;
         }
         int e = subject * n + from;
-        if (vcView[e] == v || vcTried[e] == v) {
+        if (vcView[e] == v || (vcTried[e] == v && !crypto.holdsVerdict())) {
             counters.drop(Drop.DUPLICATE); // one CRTFY_VC per view, subject and signer, verified once
             return;
         }
@@ -1701,7 +1811,10 @@ public final class Replica {
         fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
         buffer.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = vcStatement(v, subject, digest, 0);
-        if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+        if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
+            if (crypto.deferredLast()) {
+                return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
+            }
             if (crypto.refusedLast()) {
                 vcTried[e] = -1; // not checked: a later copy may be
             }

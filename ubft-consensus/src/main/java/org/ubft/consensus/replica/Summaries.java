@@ -218,7 +218,7 @@ final class Summaries {
             return; // about a message this run of the replica did not send (an earlier run's)
         }
         int e = from * 2 + (int) ((k / half) & 1);
-        if (shareK[e] == k || shareTriedK[e] == k) {
+        if (shareK[e] == k || (shareTriedK[e] == k && !crypto.holdsVerdict())) {
             counters.drop(Drop.DUPLICATE); // one share per replica and identifier, verified once
             return;
         }
@@ -226,7 +226,10 @@ final class Summaries {
         fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
         buffer.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = statement(self, k, digest);
-        if (!crypto.verifyReplica(from, statement, 0, len, signature, 0)) {
+        if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
+            if (crypto.deferredLast()) {
+                return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
+            }
             if (crypto.refusedLast()) {
                 shareTriedK[e] = 0; // not checked: a later copy may be
             }

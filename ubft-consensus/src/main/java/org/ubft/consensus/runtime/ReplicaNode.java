@@ -8,6 +8,7 @@ import org.agrona.concurrent.NanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.config.ConsensusSettings;
+import org.ubft.common.crypto.CryptoPool;
 import org.ubft.common.crypto.CryptoService;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.client.ClientLinks;
@@ -58,6 +59,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final long[] directIn = new long[256];
     private final long[] directOut = new long[256];
     private boolean closed;
+    /**
+     * Signature checks one peer may have waiting for the worker ({@link #open}): beyond them the oldest is dropped and
+     * its message counted OVER_BUDGET. The per-sender budget lets a correct peer need far fewer at once.
+     */
+    static final int CHECKS_PER_PEER = 16;
     /** How often FIFO delivery's holes are checked, and how long one lasts before the broadcaster is asked to fill it. */
     private static final long HOLE_CHECK_NANOS = 1_000_000;
     private final long holeNanos;
@@ -72,6 +78,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private long nextHoleCheck;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
+    /** Checks peers' TBcast and direct signatures off this thread ({@link #checkSignaturesWith}); null: on it. */
+    private Preverifier preverifier;
+    /** The worker pool this node made for {@link #preverifier} ({@link #open}), closed with the node; null: none. */
+    private CryptoPool ownPool;
     /** The identifier this replica's stream went on at after a restart, from its log; 0 if it started anew. */
     private long resumedAt;
 
@@ -116,6 +126,14 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
                 KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock,
                 UnaryOperator.identity());
+            // peers' TBcast and direct signatures on a worker thread, one bounded queue per peer
+            org.ubft.common.crypto.PublicKeys keys = org.ubft.common.crypto.ClusterKeys.load(cluster,
+                NodeId.replica(self)).publicKeys();
+            CryptoPool pool = new CryptoPool(1);
+            node.ownPool = pool;
+            node.checkSignaturesWith(p -> pool.newOwner(null, keys, CHECKS_PER_PEER,
+                Replica.maxDeferredStatementBytes()));
+            pool.start();
             if (dataDir == null) {
                 node.startAt(CtbcastNode.wallClockEpoch());
             } else {
@@ -189,13 +207,23 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.ctbcast = new CtbcastNode(router, cluster, self, ctbcastOptions, ctbcastCrypto, fifo, cycleClock);
         int first = ctbcast.firstExtraStreamId();
         this.consensusTbcast = new Tbcast(ctbcast.links(), first, ctbcast.tbcastConfig(),
-            (from, index, m, off, len) -> core().onTbcastDeliver(from, m, off, len));
+            (from, index, m, off, len) -> {
+                if (preverifier != null) {
+                    preverifier.onTbcast(from, m, off, len);
+                } else {
+                    core().onTbcastDeliver(from, m, off, len);
+                }
+            });
         this.direct = new DirectStream(ctbcast.links(), first + 1,
             (from, m, off, len) -> {
                 if (len > 0) {
                     directIn[m.getByte(off) & 0xFF]++;
                 }
-                core().onDirect(from, m, off, len);
+                if (preverifier != null) {
+                    preverifier.onDirect(from, m, off, len);
+                } else {
+                    core().onDirect(from, m, off, len);
+                }
             });
         this.clientLinks = ClientLinks.forReplica(router, cycleClock, self, cluster.clientCount(),
             ClientLinks.defaultConfig(cluster), (client, m, off, len) -> core().onClientRequest(client, m, off, len));
@@ -328,6 +356,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         cycleClock.update(now);
         // the client links share the router that CTBcast's links poll: one fabric poll a cycle
         int work = ctbcast.doWork() + clientLinks.doWorkRouterPolled() + replica.doWork();
+        if (preverifier != null) {
+            work += preverifier.doWork();
+        }
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
         // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
         work += ctbcast.deliverOwn();
@@ -341,6 +372,21 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     @Override
     public String roleName() {
         return NodeId.toString(NodeId.replica(self));
+    }
+
+    /**
+     * From now on, peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY signatures are checked by
+     * {@code perPeer.apply(p)}, one service per peer {@code p} (not called for this replica), off this thread and in
+     * bounded per-peer queues ({@link Preverifier}); each service must verify with the cluster's public keys and carry
+     * messages of {@link Replica#maxDeferredStatementBytes()}. Call before traffic.
+     */
+    public void checkSignaturesWith(java.util.function.IntFunction<CryptoService> perPeer) {
+        this.preverifier = new Preverifier(replica, self, config.n(), perPeer, Replica.maxMessageBytes(config));
+    }
+
+    /** The off-thread signature checks, or null ({@link #checkSignaturesWith}). */
+    public Preverifier preverifier() {
+        return preverifier;
     }
 
     /**
@@ -410,6 +456,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " signature_checks=" + replica.signatureChecks() + " signature_checks_by={" + signatureChecksBy() + "}"
+            + (preverifier == null ? "" : " checks_off_thread=" + preverifier.submitted() + " checks_not_done="
+                + preverifier.notChecked())
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()
@@ -468,6 +516,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             }
             if (ownsFabric) {
                 fabric.close();
+            }
+            if (ownPool != null) {
+                ownPool.close();
             }
         }
     }

@@ -49,6 +49,9 @@ final class ModelCluster {
     final Random random;
     final TestClient[] clientList;
     Filter filter = (kind, from, to, b, o, l) -> true;
+    /** Per replica: its off-thread signature checks ({@link #checkSignaturesWith}); null: on its thread. */
+    final org.ubft.consensus.runtime.Preverifier[] preverifiers;
+    private java.util.function.BiFunction<Integer, Integer, org.ubft.common.crypto.CryptoService> checkers;
     long latencyNanos = 2_000;
     long jitterNanos = 0;
     private final PriorityQueue<Event> events = new PriorityQueue<>();
@@ -70,6 +73,7 @@ final class ModelCluster {
         this.pausedInbox = newLists(n);
         this.pausedCtbcast = newDeques(n);
         this.transfers = new org.ubft.consensus.transfer.StateTransfer[n];
+        this.preverifiers = new org.ubft.consensus.runtime.Preverifier[n];
         for (int i = 0; i < n; i++) {
             start(i);
         }
@@ -88,6 +92,10 @@ final class ModelCluster {
         transfers[i] = StateTransferBridge.attach(replicas[i], output, StateTransferBridge.config(config, 1 << 16),
             clock, i);
         crashed[i] = false;
+        if (checkers != null) {
+            preverifiers[i] = new org.ubft.consensus.runtime.Preverifier(replicas[i], i, n,
+                p -> checkers.apply(i, p), Replica.maxMessageBytes(config));
+        }
         for (int p = 0; p < n; p++) {
             if (ctbcastK[p] > 0) {
                 replicas[i].onCtbcastGap(p, 1, ctbcastK[p] + 1); // what FifoDelivery reports to a late joiner
@@ -232,7 +240,7 @@ final class ModelCluster {
                 final int r = to;
                 if (filter.pass(Kind.TBCAST, from, r, buffer, offset, length)) {
                     at(delay(Kind.TBCAST, from, r), () -> {
-                        input(r, () -> replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length));
+                        input(r, () -> tbcastTo(r, from, m));
                     });
                 }
             }
@@ -280,7 +288,7 @@ final class ModelCluster {
         for (int to = 0; to < n; to++) {
             final int r = to;
             at(delay(Kind.TBCAST, from, r), () -> {
-                input(r, () -> replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length));
+                input(r, () -> tbcastTo(r, from, m));
             });
         }
     }
@@ -291,8 +299,35 @@ final class ModelCluster {
         }
         byte[] m = copy(buffer, offset, length);
         at(delay(Kind.DIRECT, from, to), () -> {
-            input(to, () -> replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length));
+            input(to, () -> {
+                if (preverifiers[to] != null) {
+                    preverifiers[to].onDirect(from, new UnsafeBuffer(m), 0, m.length);
+                } else {
+                    replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length);
+                }
+            });
         });
+    }
+
+    private void tbcastTo(int r, int from, byte[] m) {
+        if (preverifiers[r] != null) {
+            preverifiers[r].onTbcast(from, new UnsafeBuffer(m), 0, m.length);
+        } else {
+            replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length);
+        }
+    }
+
+    /**
+     * From now on (and for replicas started later), replica i checks peer p's TBcast and direct signatures through
+     * {@code checkers.apply(i, p)} ({@link org.ubft.consensus.runtime.Preverifier}), polled in its duty cycle.
+     */
+    void checkSignaturesWith(java.util.function.BiFunction<Integer, Integer, org.ubft.common.crypto.CryptoService> c) {
+        this.checkers = c;
+        for (int i = 0; i < n; i++) {
+            final int self = i;
+            preverifiers[i] = new org.ubft.consensus.runtime.Preverifier(replicas[i], i, n, p -> c.apply(self, p),
+                Replica.maxMessageBytes(config));
+        }
     }
 
     /** Runs virtual time for {@code nanos}, every replica's duty cycle every microsecond. */
@@ -309,6 +344,9 @@ final class ModelCluster {
             for (int i = 0; i < n; i++) {
                 if (!crashed[i] && !paused[i]) {
                     replicas[i].doWork();
+                    if (preverifiers[i] != null) {
+                        preverifiers[i].doWork();
+                    }
                 }
             }
             for (TestClient c : clientList) {

@@ -1,0 +1,187 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.ubft.common.crypto.CryptoPool;
+import org.ubft.common.crypto.CryptoService;
+import org.ubft.consensus.runtime.Preverifier;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue "Byzantine hardening", resources: peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY signatures
+ * are checked off the replica's agent thread, in one bounded queue per peer ({@link Preverifier}): the replica runs
+ * the cheap checks, hands the one signature check to the sender's queue, and takes the message again with the verdict.
+ */
+class PreverifierTest {
+    private static final long MS = 1_000_000;
+
+    private static ReplicaConfig slowPath() {
+        return ReplicaConfig.defaults(3, 2).withWindow(16).withPath(ReplicaConfig.Path.SLOW)
+            .withTimeouts(2 * MS, 20 * MS, 20 * MS);
+    }
+
+    /** A synchronous checking service (results at the next poll) that counts its checks. */
+    private static final class Counting {
+        long checks;
+
+        CryptoService service(ModelCluster c, int capacity) {
+            CryptoService real = CryptoPool.synchronous(null, c.keys, capacity, Replica.maxDeferredStatementBytes());
+            return new CryptoService() {
+                @Override
+                public boolean submitSign(long id, org.agrona.DirectBuffer m, int o, int l) {
+                    return real.submitSign(id, m, o, l);
+                }
+
+                @Override
+                public boolean submitVerify(long id, int signer, org.agrona.DirectBuffer m, int o, int l,
+                                            org.agrona.DirectBuffer s, int so, int sl) {
+                    boolean ok = real.submitVerify(id, signer, m, o, l, s, so, sl);
+                    checks += ok ? 1 : 0;
+                    return ok;
+                }
+
+                @Override
+                public int poll(org.ubft.common.crypto.CryptoResultHandler h, int limit) {
+                    return real.poll(h, limit);
+                }
+
+                @Override
+                public long droppedTasks() {
+                    return real.droppedTasks();
+                }
+
+                @Override
+                public long refusedSubmissions() {
+                    return real.refusedSubmissions();
+                }
+
+                @Override
+                public int capacity() {
+                    return real.capacity();
+                }
+
+                @Override
+                public int maxMessageBytes() {
+                    return real.maxMessageBytes();
+                }
+            };
+        }
+    }
+
+    /**
+     * On the slow path every slot needs the peers' CERTIFY shares: with the checks off the agent thread the cluster
+     * decides as before, and every CERTIFY share of a peer was checked by the peer's queue, none by the replica.
+     */
+    @Test
+    void theSlowPathDecidesWithEveryCertifyCheckedInItsSendersQueue() {
+        ModelCluster c = new ModelCluster(slowPath(), 5);
+        Counting counting = new Counting();
+        c.checkSignaturesWith((self, peer) -> counting.service(c, 16));
+        assertTrue(c.runUntilDone(40, 2_000 * MS), "the cluster decides with the checks off its thread");
+        long offThread = 0;
+        for (Preverifier p : c.preverifiers) {
+            offThread += p.submitted();
+            assertEquals(0, p.notChecked());
+            assertEquals(0, p.waiting());
+        }
+        assertEquals(counting.checks, offThread);
+        // 40 requests per client, 2 clients, each slot's CERTIFY checked by the other two replicas at least
+        assertTrue(offThread >= 2 * 40, "checks off the agent thread: " + offThread);
+        for (int r = 0; r < 3; r++) {
+            assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE));
+        }
+    }
+
+    /**
+     * Replica 2 floods garbage CERTIFY, CERTIFY_CHECKPOINT and CRTFY_VC messages far beyond what its queue holds: its
+     * queue overflows (its oldest checks dropped, their messages counted OVER_BUDGET and their "tried" records
+     * cleared) or its budget refuses them, while replica 1's checks, in their own queue, go on and the correct
+     * replicas keep deciding on the slow path.
+     */
+    @Test
+    void aFloodFillsOnlyItsSendersQueue() {
+        ModelCluster c = new ModelCluster(slowPath(), 9);
+        Counting counting = new Counting();
+        c.checkSignaturesWith((self, peer) -> counting.service(c, 4));
+        assertTrue(c.runUntilDone(20, 2_000 * MS));
+        long[] executedBefore = {c.replicas[0].counters().executedRequests(), c.replicas[1].counters().executedRequests()};
+        Random random = new Random(3);
+        for (int round = 0; round < 400; round++) {
+            long view = c.replicas[0].view();
+            long cp = c.replicas[0].checkpointSeq();
+            int w = c.config.window();
+            for (int j = 0; j < 20; j++) {
+                c.tbcastAs(2, certify(view, cp + random.nextInt(2 * w), random), 0, 1 + 16 + 32 + 64);
+                c.tbcastAs(2, certifyCheckpoint(cp + w, random), 0, 1 + 8 + 32 + 64);
+            }
+            c.run(50_000);
+        }
+        for (int r = 0; r < 2; r++) {
+            long executed = c.replicas[r].counters().executedRequests() - executedBefore[r];
+            String state = "replica " + r + ": executed " + executed + ", " + c.replicas[r].counters()
+                + ", not checked " + c.preverifiers[r].notChecked();
+            assertTrue(executed > 200, "the correct replicas keep deciding: " + state);
+            assertTrue(c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE) > 0, state);
+            assertTrue(c.replicas[r].counters().dropped(ReplicaCounters.Drop.OVER_BUDGET) > 0, state);
+            assertEquals(0, c.preverifiers[r].waiting());
+        }
+    }
+
+    /**
+     * With a worker pool: a garbage CERTIFY's signature is checked on the pool's thread, never by the replica's own
+     * crypto, and the replica drops the message when the verdict comes back.
+     */
+    @Test
+    void aGarbageSignatureIsCheckedOnThePoolsThread() throws InterruptedException {
+        ModelCluster c = new ModelCluster(slowPath(), 11);
+        try (CryptoPool pool = new CryptoPool(1)) {
+            c.checkSignaturesWith((self, peer) -> pool.newOwner(null, c.keys, 4, Replica.maxDeferredStatementBytes()));
+            pool.start();
+            long before = c.cryptos[0].verifications;
+            Random random = new Random(1);
+            c.preverifiers[0].onTbcast(2, certify(0, 3, random), 0, 1 + 16 + 32 + 64);
+            assertEquals(1, c.preverifiers[0].waiting(), "the check waits for the pool");
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (c.preverifiers[0].waiting() > 0 && System.nanoTime() < deadline) {
+                c.preverifiers[0].doWork();
+                Thread.sleep(1);
+            }
+            assertEquals(0, c.preverifiers[0].waiting());
+            assertEquals(before, c.cryptos[0].verifications, "no check on the replica's thread");
+            assertEquals(1, c.replicas[0].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE));
+            // the same share again: dropped as a duplicate, not checked again
+            c.preverifiers[0].onTbcast(2, certify(0, 3, new Random(1)), 0, 1 + 16 + 32 + 64);
+            assertEquals(0, c.preverifiers[0].waiting());
+            assertEquals(1, c.replicas[0].counters().dropped(ReplicaCounters.Drop.DUPLICATE));
+        }
+    }
+
+    private static UnsafeBuffer certify(long view, long s, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 16 + 32 + 64]);
+        m.putByte(0, (byte) ConsensusWire.CERTIFY);
+        m.putLong(1, view, ClientWire.ORDER);
+        m.putLong(9, s, ClientWire.ORDER);
+        m.putBytes(17, bytes(random, 96));
+        return m;
+    }
+
+    private static UnsafeBuffer certifyCheckpoint(long seq, Random random) {
+        UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 8 + 32 + 64]);
+        m.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
+        m.putLong(1, seq, ClientWire.ORDER);
+        m.putBytes(9, bytes(random, 96));
+        return m;
+    }
+
+    private static byte[] bytes(Random random, int n) {
+        byte[] b = new byte[n];
+        random.nextBytes(b);
+        return b;
+    }
+}
