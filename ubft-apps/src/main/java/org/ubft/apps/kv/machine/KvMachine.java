@@ -50,9 +50,12 @@ public final class KvMachine implements StateMachine {
             }
         }
 
-        /** The defaults for a cluster whose replicas send replies of at most {@code maxReplyBytes}. */
+        /**
+         * The defaults for a cluster whose replicas send replies of at most {@code maxReplyBytes}: batches stop adding
+         * replies at 256 KiB, 64 transfers of together two of the largest batches plus 1 MiB, dropped after 60 s.
+         */
         public static Config defaults(StoreLimits store, int maxReplyBytes) {
-            return new Config(store, maxReplyBytes, 256 << 10, 64, 16L << 20, 60_000);
+            return new Config(store, maxReplyBytes, 256 << 10, 64, 2L * maxRequestBytes(store, 256 << 10) + (1 << 20), 60_000);
         }
 
         /** Largest reply of one batch: the soft bound plus one command's worst write reply, plus room for headers. */

@@ -25,8 +25,11 @@ public record StoreLimits(int maxKeys, long maxBytes, int maxValueBytes) {
         }
     }
 
-    /** 1,000,000 keys, 32 MiB, values of at most 1 MiB (memcached's default item size). */
+    /**
+     * 100,000 keys, 8 MiB, values of at most 1 MiB (memcached's default item size). Modest on purpose: a replica
+     * sizes its state-transfer buffers (about four snapshots) from these once, at start.
+     */
     public static StoreLimits defaults() {
-        return new StoreLimits(1_000_000, 32L << 20, 1 << 20);
+        return new StoreLimits(100_000, 8L << 20, 1 << 20);
     }
 }
