@@ -17,7 +17,8 @@ import java.util.Map;
  * The Redis commands of the store, with Redis's semantics and RESP2 replies: GET, SET (NX, XX, EX, PX, EXAT, PXAT,
  * KEEPTTL, GET), SETNX, SETEX, PSETEX, GETSET, GETDEL, DEL, EXISTS, INCR, DECR, INCRBY, DECRBY, APPEND, STRLEN, MGET,
  * MSET, EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT (with NX, XX, GT, LT), TTL, PTTL, PERSIST, DBSIZE, FLUSHALL, FLUSHDB,
- * PING, ECHO, SELECT 0, and CONFIG GET (an empty answer, for tools such as redis-benchmark that ask).
+ * PING, ECHO, SELECT 0, and CONFIG GET of one parameter (save and appendonly answer "" and "no", anything else
+ * nothing: for tools such as redis-benchmark that ask).
  * {@link #execute} is a pure function of the store and the arguments (the store's clock included).
  */
 public final class RespCommands {
@@ -166,8 +167,15 @@ public final class RespCommands {
                 }
             }
             case "config" -> {
-                if (isAny(args.get(1), "get") && args.size() >= 3) {
-                    Resp.arrayHeader(out, 0);
+                if (isAny(args.get(1), "get") && args.size() == 3) {
+                    // what tools ask (redis-benchmark: save, appendonly): this store keeps no files of its own
+                    if (isAny(args.get(2), "save", "appendonly")) {
+                        Resp.arrayHeader(out, 2);
+                        Resp.bulk(out, args.get(2));
+                        Resp.bulk(out, isAny(args.get(2), "save") ? new byte[0] : "no".getBytes(StandardCharsets.US_ASCII));
+                    } else {
+                        Resp.arrayHeader(out, 0);
+                    }
                 } else {
                     Resp.error(out, "ERR CONFIG " + Resp.printable(args.get(1)).toUpperCase(Locale.ROOT)
                         + " is not supported: this store answers CONFIG GET only (with no parameters)");
