@@ -24,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class KvGatewayLocalTest {
     private static final Pattern READY = Pattern.compile("redis-cli -h (\\S+) -p (\\d+)");
+    private static final String BIG = "0123456789abcdef".repeat(400);
 
     @Test
     void redisCliTalksToAReplicatedStoreThroughTheGateway() throws Exception {
@@ -46,7 +47,9 @@ class KvGatewayLocalTest {
                 {"1\n2\n", "MGET", "a", "b", "missing"},
                 {"1", "EXPIRE", "a", "100"},
                 {"100", "TTL", "a"},
-                {"4", "DBSIZE"},
+                {"OK", "SET", "big", BIG}, // larger than one request and one reply: sent and fetched in pieces
+                {BIG, "GET", "big"},
+                {"5", "DBSIZE"},
             };
             for (String[] step : script) {
                 List<String> cmd = new ArrayList<>(List.of(cli, "-h", "127.0.0.1", "-p", port));
@@ -60,6 +63,27 @@ class KvGatewayLocalTest {
             assertEquals(0, local.terminate(), local.output());
             assertTrue(local.output().contains("exit_codes=[0, 0, 0, 0, 0, 0]"), local.output());
             assertTrue(local.output().contains("gateway counters: accepted=" + script.length), local.output());
+        }
+    }
+
+    @Test
+    void memcapablePassesItsTextProtocolTestsAgainstThreeReplicas() throws Exception {
+        String memcapable = which("memcapable") != null ? which("memcapable") : which("memccapable");
+        assumeTrue(memcapable != null, "memcapable is not installed: install the Debian package libmemcached-tools"
+            + " (.ci/run --install-only does it) to run this test");
+        Path file = TestClusters.write("shm", 100);
+        try (ChildProcess local = ChildProcess.startUntil("gateway ready", Ubft.class, "local", "--app", "kv",
+            "--gateway", "memcached", "--listen", "127.0.0.1:0", "--config", file.toString())) {
+            Matcher m = Pattern.compile("--servers=127.0.0.1:(\\d+)").matcher(local.readyLine());
+            assertTrue(m.find(), local.output());
+            Process p = new ProcessBuilder(memcapable, "-a", "-h", "127.0.0.1", "-p", m.group(1), "-t", "20")
+                .redirectErrorStream(true).start();
+            assertTrue(p.waitFor(300, TimeUnit.SECONDS), "memcapable did not finish");
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(0, p.exitValue(), out + "\n" + local.output());
+            assertTrue(out.contains("All tests passed"), out);
+            assertEquals(0, local.terminate(), local.output());
+            assertTrue(local.output().contains("exit_codes=[0, 0, 0, 0, 0, 0]"), local.output());
         }
     }
 
