@@ -250,7 +250,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, app kv, %s%n", cluster.clusterName(), file,
             cluster.fabric().configName(), unreplicated ? "one unreplicated server"
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
-        ensureKeys(cluster, out, !unreplicated);
+        ensureKeys(cluster, out, true); // the gateway's client sessions load their keys, unreplicated too
         out.flush();
         List<String> limitArgs = List.of("--kv-max-keys", Integer.toString(limits.maxKeys()), "--kv-max-bytes",
             Long.toString(limits.maxBytes()), "--kv-max-value-bytes", Integer.toString(limits.maxValueBytes()));

@@ -116,6 +116,9 @@ public final class KvMachine implements StateMachine {
             };
         } catch (IllegalArgumentException | IllegalStateException | java.nio.BufferUnderflowException e) {
             return error(e.getMessage() == null ? "malformed request" : e.getMessage());
+        } catch (RuntimeException e) {
+            // a bug; never let a request (possibly a Byzantine client's) stop the replica. Deterministic as the bug is.
+            return error("internal error: " + e.getClass().getSimpleName());
         }
     }
 

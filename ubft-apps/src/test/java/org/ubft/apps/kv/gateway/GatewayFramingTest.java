@@ -29,4 +29,31 @@ class GatewayFramingTest {
             c.expect("STORED\r\nVALUE k 3 4\r\na\r\nb\r\nEND\r\nNOT_FOUND\r\n");
         }
     }
+
+    @Test
+    void parsersNeverThrowOnRandomBytesAndAlwaysMakeProgressOrAskForMore() {
+        java.util.Random random = new java.util.Random(13);
+        for (int round = 0; round < 2_000; round++) {
+            Parser parser = random.nextBoolean() ? new RespParser(1024, 4096, 8192) : new MemcacheParser(1024, 4096);
+            byte[] buf = new byte[random.nextInt(300)];
+            for (int i = 0; i < buf.length; i++) {
+                // mostly protocol-like bytes, some junk
+                String alphabet = "*$\r\n0123456789-: \"'abcsetgk";
+                buf[i] = random.nextInt(5) == 0 ? (byte) random.nextInt(256)
+                    : (byte) alphabet.charAt(random.nextInt(alphabet.length()));
+            }
+            int pos = 0;
+            while (pos < buf.length) {
+                Command c = parser.parse(buf, pos, buf.length);
+                if (c == null && parser.consumed() == 0) {
+                    org.junit.jupiter.api.Assertions.assertTrue(parser.needed() > buf.length - pos);
+                    break;
+                }
+                pos += parser.consumed();
+                if (c != null && c.close) {
+                    break;
+                }
+            }
+        }
+    }
 }

@@ -159,4 +159,31 @@ class KvMachineTest {
         assertArrayEquals(a.snapshot(), c.snapshot());
         assertTrue(a.maxSnapshotBytes() >= a.snapshot().length);
     }
+
+    @Test
+    void randomBytesAndMutatedRequestsNeverThrowAndReplicasStillAgree() {
+        KvMachine a = machine();
+        KvMachine b = machine();
+        Random random = new Random(11);
+        byte[] valid = batch(1, 1, "SET k v", "INCR n", "GET k", "MGET k n x");
+        for (int i = 0; i < 20_000; i++) {
+            byte[] r;
+            if (random.nextBoolean()) {
+                r = new byte[random.nextInt(64)];
+                random.nextBytes(r);
+                if (r.length > 0) {
+                    r[0] = (byte) (1 + random.nextInt(3));
+                }
+            } else {
+                r = valid.clone();
+                for (int j = 0; j < 1 + random.nextInt(3); j++) {
+                    r[random.nextInt(r.length)] = (byte) random.nextInt(256);
+                }
+            }
+            byte[] ra = a.execute(r);
+            assertArrayEquals(ra, b.execute(r));
+            assertTrue(ra.length <= REPLY, "reply of " + ra.length + " bytes");
+        }
+        assertArrayEquals(a.snapshot(), b.snapshot());
+    }
 }
