@@ -241,6 +241,10 @@ public final class LocalCommand implements Callable<Integer> {
                 : "--gateway, the gateway's options (--listen, --max-connections, ...) and " + KvOptions.NAMES
                     + " work with --app kv only");
         }
+        if (outDir != null || warmup != 0 || payload != null) {
+            throw new ParameterException(spec.commandLine(), "--out, --warmup and --payload do not apply to --app kv"
+                + " (it runs no workload of its own: measure with redis-benchmark against the gateway)");
+        }
         var options = gatewayOptions.options(spec.commandLine(), gateway);
         var listen = gatewayOptions.listen(spec.commandLine(), options.protocol());
         var limits = kv.limits(spec.commandLine());

@@ -80,11 +80,11 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     @Override
     public Integer call() throws InterruptedException {
         Apps.check(spec.commandLine(), app);
-        ReplicaConfig.Path first = Apps.path(spec.commandLine(), path);
-        ClusterConfig config = cluster.load();
         if (!Apps.KV.equals(app) && KvOptions.given(spec.commandLine())) {
             throw new ParameterException(spec.commandLine(), KvOptions.NAMES + " work with --app kv only");
         }
+        ReplicaConfig.Path first = Apps.path(spec.commandLine(), path);
+        ClusterConfig config = cluster.load();
         StateMachine machine = Apps.create(spec.commandLine(), app, config, kv.limits(spec.commandLine()));
         if (id < 0 || id >= config.n()) {
             throw new ParameterException(spec.commandLine(), "--id " + id + " is not a replica of cluster '"

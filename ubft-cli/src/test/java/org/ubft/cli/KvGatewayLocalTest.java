@@ -96,6 +96,8 @@ class KvGatewayLocalTest {
             {"local --app kv --gateway redis --listen nowhere", "--listen must be HOST:PORT"},
             {"local --app kv --gateway redis --kv-max-keys 0", "the store's maximum of keys must be at least 1"},
             {"local --listen 127.0.0.1:0", "work with --app kv only"},
+            {"local --app kv --gateway redis --out x", "--out, --warmup and --payload do not apply to --app kv"},
+            {"replica --config x.properties --id 0 --kv-max-keys 5", "work with --app kv only"},
             {"client --config x.properties --app kv", "--app kv has no closed-loop client"},
             {"gateway --config x.properties --protocol smtp", "the gateway protocol must be redis or memcached"},
         };
