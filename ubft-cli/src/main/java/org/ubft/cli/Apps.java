@@ -1,6 +1,8 @@
 package org.ubft.cli;
 
 import org.ubft.apps.flip.Flip;
+import org.ubft.apps.kv.machine.KvMachine;
+import org.ubft.apps.kv.store.StoreLimits;
 import org.ubft.apps.orderbook.OrderBook;
 import org.ubft.apps.orderbook.OrderBookMachine;
 import org.ubft.common.config.ClusterConfig;
@@ -14,24 +16,35 @@ import java.util.Locale;
 
 /** The applications and paths the commands accept, with the errors that name the accepted values. */
 final class Apps {
-    static final String NAMES = "flip or orderbook";
+    static final String NAMES = "flip, orderbook or kv";
     static final String FLIP = "flip";
     static final String ORDERBOOK = "orderbook";
+    static final String KV = "kv";
 
     private Apps() {
     }
 
     /** Exit 2 unless {@code name} is an application. */
     static void check(CommandLine cmd, String name) {
-        if (!FLIP.equals(name) && !ORDERBOOK.equals(name)) {
+        if (!FLIP.equals(name) && !ORDERBOOK.equals(name) && !KV.equals(name)) {
             throw new ParameterException(cmd, "--app must be " + NAMES + ", got '" + name + "'");
         }
     }
 
     /** A fresh instance of application {@code name} for a replica (or the unreplicated server) of {@code cluster}. */
-    static StateMachine create(CommandLine cmd, String name, ClusterConfig cluster) {
+    static StateMachine create(CommandLine cmd, String name, ClusterConfig cluster, StoreLimits kvLimits) {
         check(cmd, name);
-        return FLIP.equals(name) ? new Flip() : new OrderBookMachine(orderBookConfig(cluster));
+        return switch (name) {
+            case FLIP -> new Flip();
+            case KV -> new KvMachine(kvConfig(cluster, kvLimits));
+            default -> new OrderBookMachine(orderBookConfig(cluster));
+        };
+    }
+
+    /** The key-value machine's settings in {@code cluster}: replies as large as the replicas send. */
+    static KvMachine.Config kvConfig(ClusterConfig cluster, StoreLimits limits) {
+        int maxReply = ReplicaNode.replicaConfig(cluster, ReplicaConfig.Path.FAST).maxReplyBytes();
+        return KvMachine.Config.defaults(limits, maxReply);
     }
 
     /**

@@ -69,6 +69,10 @@ public final class ClientCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Apps.check(spec.commandLine(), app);
+        if (Apps.KV.equals(app)) {
+            throw new ParameterException(spec.commandLine(), "--app kv has no closed-loop client: run ubft gateway"
+                + " --protocol redis|memcached and point redis-cli, redis-benchmark or a memcached client at it");
+        }
         boolean orderBook = Apps.ORDERBOOK.equals(app);
         if (orderBook && payload != null) {
             throw new ParameterException(spec.commandLine(), "--payload does not apply to --app orderbook");

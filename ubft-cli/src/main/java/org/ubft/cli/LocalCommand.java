@@ -61,6 +61,8 @@ import java.util.concurrent.Callable;
             "started. --app orderbook: the same with the order matcher and a random order flow (--buy-share,",
             "--mid-price, --price-band, --order-types), every reply compared with a local copy of the book.",
             "--app none: the foundation demo (registers and tail channels, no consensus).",
+            "--app kv --gateway redis|memcached: the replicated key-value store and a gateway in this process",
+            "(--listen HOST:PORT); prints where to point redis-cli and runs until Ctrl-C.",
             "Exit code 0 if all checks passed, 1 if not, 2 for bad options or a bad cluster file."})
 public final class LocalCommand implements Callable<Integer> {
     private static final Pattern PATHS = Pattern.compile("fast_path=(\\d+) slow_path=(\\d+)");
@@ -68,9 +70,20 @@ public final class LocalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|orderbook|none",
+    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|orderbook|kv|none",
             description = "Application to replicate, or none for the foundation demo (default: ${DEFAULT-VALUE}).")
     private String app;
+
+    @Option(names = "--gateway", paramLabel = "redis|memcached",
+            description = "--app kv: start a Redis or memcached gateway in this process and run until Ctrl-C,"
+                + " printing where to point redis-cli (or a memcached client).")
+    private String gateway;
+
+    @Mixin
+    private GatewayOptionsMixin gatewayOptions;
+
+    @Mixin
+    private KvOptions kv;
 
     @Mixin
     private OrderFlowOptions flow;
@@ -116,6 +129,10 @@ public final class LocalCommand implements Callable<Integer> {
     public Integer call() {
         boolean foundation = "none".equals(app);
         boolean orderBook = Apps.ORDERBOOK.equals(app);
+        if (Apps.KV.equals(app) || gateway != null || KvOptions.given(spec.commandLine())
+            || GatewayOptionsMixin.given(spec.commandLine())) {
+            return kv();
+        }
         if (!foundation) {
             Apps.check(spec.commandLine(), app);
             Apps.path(spec.commandLine(), path);
@@ -212,6 +229,71 @@ public final class LocalCommand implements Callable<Integer> {
             return 1;
         } finally {
             org.agrona.IoUtil.delete(data.toFile(), true); // left behind in the temporary directory if it fails
+        }
+    }
+
+    /** {@code --app kv --gateway P}: the cluster's processes, then a gateway here until SIGTERM or Ctrl-C. */
+    private int kv() {
+        if (!Apps.KV.equals(app) || gateway == null) {
+            throw new ParameterException(spec.commandLine(), Apps.KV.equals(app)
+                ? "--app kv needs --gateway redis or --gateway memcached (the store has no built-in workload: point"
+                    + " redis-cli, redis-benchmark or a memcached client at the gateway)"
+                : "--gateway, the gateway's options (--listen, --max-connections, ...) and " + KvOptions.NAMES
+                    + " work with --app kv only");
+        }
+        if (outDir != null || warmup != 0 || payload != null) {
+            throw new ParameterException(spec.commandLine(), "--out, --warmup and --payload do not apply to --app kv"
+                + " (it runs no workload of its own: measure with redis-benchmark against the gateway)");
+        }
+        var options = gatewayOptions.options(spec.commandLine(), gateway);
+        var listen = gatewayOptions.listen(spec.commandLine(), options.protocol());
+        var limits = kv.limits(spec.commandLine());
+        Path file = config != null ? config : defaultClusterFile();
+        ClusterConfig cluster = ClusterConfig.load(file);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("ubft local: cluster '%s' (%s), fabric %s, app kv, %s%n", cluster.clusterName(), file,
+            cluster.fabric().configName(), unreplicated ? "one unreplicated server"
+                : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
+        ensureKeys(cluster, out, true); // the gateway's client sessions load their keys, unreplicated too
+        out.flush();
+        List<String> limitArgs = List.of("--kv-max-keys", Integer.toString(limits.maxKeys()), "--kv-max-bytes",
+            Long.toString(limits.maxBytes()), "--kv-max-value-bytes", Integer.toString(limits.maxValueBytes()));
+        Path data = streamLogDir();
+        try (ClusterProcesses processes = new ClusterProcesses(out)) {
+            if (unreplicated) {
+                List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id", "0",
+                    "--app", "kv", "--unreplicated"));
+                args.addAll(limitArgs);
+                processes.start("server", args.toArray(String[]::new));
+            } else {
+                processes.startMemnodes(file, cluster.memnodeCount());
+                for (int i = cluster.n() - 1; i >= 0; i--) {
+                    List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id",
+                        Integer.toString(i), "--app", "kv", "--path", path, "--data-dir", data.toString()));
+                    args.addAll(limitArgs);
+                    processes.start(NodeId.toString(NodeId.replica(i)), args.toArray(String[]::new));
+                }
+            }
+            List<Integer> ids = GatewayCommand.allClients(cluster);
+            try (KvGatewayRunner.Started g = KvGatewayRunner.start(cluster, ids, unreplicated, options, listen)) {
+                out.println(KvGatewayRunner.readyLine(g.gateway(), GatewayCommand.sessions(ids)));
+                out.println("every command is ordered by the cluster; Ctrl-C stops the gateway and the cluster");
+                out.flush();
+                KvGatewayRunner.awaitSignal();
+                KvGatewayRunner.printCounters(out, g.gateway());
+            }
+            int[] codes = processes.stop();
+            out.printf("exit_codes=%s%n", Arrays.toString(codes));
+            out.flush();
+            return Arrays.stream(codes).allMatch(c -> c == 0) ? 0 : 1;
+        } catch (IllegalStateException | java.io.UncheckedIOException e) {
+            spec.commandLine().getErr().println("result=FAILED " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        } finally {
+            org.agrona.IoUtil.delete(data.toFile(), true);
         }
     }
 

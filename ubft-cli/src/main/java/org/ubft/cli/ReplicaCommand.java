@@ -51,6 +51,9 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             description = "Replicated application: " + Apps.NAMES + " (default: ${DEFAULT-VALUE}).")
     private String app;
 
+    @Mixin
+    private KvOptions kv;
+
     @Option(names = "--path", defaultValue = "fast", paramLabel = "fast|slow",
             description = "Consensus path tried first: fast (slow path on timeout) or slow only (default: ${DEFAULT-VALUE}).")
     private String path;
@@ -77,9 +80,12 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     @Override
     public Integer call() throws InterruptedException {
         Apps.check(spec.commandLine(), app);
+        if (!Apps.KV.equals(app) && KvOptions.given(spec.commandLine())) {
+            throw new ParameterException(spec.commandLine(), KvOptions.NAMES + " work with --app kv only");
+        }
         ReplicaConfig.Path first = Apps.path(spec.commandLine(), path);
         ClusterConfig config = cluster.load();
-        StateMachine machine = Apps.create(spec.commandLine(), app, config);
+        StateMachine machine = Apps.create(spec.commandLine(), app, config, kv.limits(spec.commandLine()));
         if (id < 0 || id >= config.n()) {
             throw new ParameterException(spec.commandLine(), "--id " + id + " is not a replica of cluster '"
                 + config.clusterName() + "': " + cluster.file() + " has replica.0 to replica." + (config.n() - 1));

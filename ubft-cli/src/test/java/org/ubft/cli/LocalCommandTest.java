@@ -109,9 +109,9 @@ class LocalCommandTest {
 
     @Test
     void badAppPathAndOptionCombinationsAreUsageErrors() {
-        CommandRun app = CommandRun.of("local", "--app", "kv");
+        CommandRun app = CommandRun.of("local", "--app", "redis");
         assertEquals(2, app.exitCode, app.toString());
-        assertTrue(app.err.contains("--app must be flip or orderbook, got 'kv'"), app.toString());
+        assertTrue(app.err.contains("--app must be flip, orderbook or kv, got 'redis'"), app.toString());
         CommandRun path = CommandRun.of("local", "--path", "medium");
         assertEquals(2, path.exitCode, path.toString());
         assertTrue(path.err.contains("--path must be fast or slow, got 'medium'"), path.toString());
@@ -120,7 +120,7 @@ class LocalCommandTest {
         assertTrue(kill.err.contains("--kill-memnode works with --app none only"), kill.toString());
         CommandRun none = CommandRun.of("local", "--app", "none", "--unreplicated");
         assertEquals(2, none.exitCode, none.toString());
-        assertTrue(none.err.contains("work with --app flip or orderbook only"), none.toString());
+        assertTrue(none.err.contains("work with --app flip, orderbook or kv only"), none.toString());
         CommandRun warmup = CommandRun.of("local", "--app", "orderbook", "--warmup", "10");
         assertEquals(2, warmup.exitCode, warmup.toString());
         assertTrue(warmup.err.contains("--warmup 10: expected a count of 0 or more, with --app flip"), warmup.toString());

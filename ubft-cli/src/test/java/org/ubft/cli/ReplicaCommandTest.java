@@ -30,9 +30,9 @@ class ReplicaCommandTest {
     @Test
     void badAppAndPathAreUsageErrors() {
         Path file = TestClusters.write("shm", 100);
-        CommandRun app = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--app", "kv");
+        CommandRun app = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--app", "redis");
         assertEquals(2, app.exitCode, app.toString());
-        assertTrue(app.err.contains("--app must be flip or orderbook, got 'kv'"), app.toString());
+        assertTrue(app.err.contains("--app must be flip, orderbook or kv, got 'redis'"), app.toString());
         CommandRun path = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--path", "x");
         assertEquals(2, path.exitCode, path.toString());
         assertTrue(path.err.contains("--path must be fast or slow, got 'x'"), path.toString());
