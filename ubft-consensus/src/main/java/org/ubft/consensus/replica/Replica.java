@@ -2158,7 +2158,6 @@ public final class Replica {
             // started time out (adversary-random seed 7086: the leader of view 0, cut off until GST, caught up for
             // 13 ms before it complained, 20 ms after the other correct replica had sealed view 0)
             boolean idle = now - lastProgress >= timeout;
-            boolean behindLeader = peers[checks.leader(view)].afterGap;
             boolean stalled = idle || complaints.aboutByOthers(view, self) >= config.quorum() - 1;
             if (!pending.holds(c, k)) {
                 k = pending.laterSessionFirst(c, last); // a restarted client's first request
@@ -2172,17 +2171,43 @@ public final class Replica {
             if (farAheadSince[c] != 0) {
                 if (farAheadNumber[c] <= last) {
                     farAheadSince[c] = 0; // caught up
-                } else if (idle && behindLeader && now - Math.max(farAheadSince[c], suspicionBase) >= timeout) {
-                    // evidence against the leader, not only the client: this replica executes nothing and waits for a
-                    // SUMMARY of the leader's stream that a correct leader sends after GST (Algorithm 4). A request
-                    // ahead alone may come from a client that left a hole in its numbers, which no leader can fill:
-                    // counted with f others' complaints, or with idleness alone, a client's hole made every idle
-                    // timeout a view change (byz-gap-client-complainer)
+                } else if (idle && now - Math.max(farAheadSince[c], suspicionBase) >= timeout && behind()) {
+                    // evidence that this replica is behind, not only a client's numbers: it executes nothing and
+                    // waits for a SUMMARY of the leader's stream, or a peer committed a slot it cannot decide. A
+                    // request ahead alone may come from a client that left a hole in its numbers, which no leader
+                    // can fill: counted with f others' complaints, or with idleness alone, a client's hole made every
+                    // idle timeout a view change (byz-gap-client-complainer)
                     return work + complain(now, timeout);
                 }
             }
         }
         return work;
+    }
+
+    /**
+     * Whether this replica has evidence of being behind the others: the leader's stream is in a gap that only its
+     * SUMMARY fills (Algorithm 4), or a peer's stream holds a COMMIT for a slot from the next one to execute on, which
+     * this replica has not decided (a COMMIT carries f+1 CERTIFY shares, so at least one correct replica certified
+     * the slot's PREPARE: a Byzantine peer cannot make one up). adversary-random seed 20400: a follower paused past
+     * an amnesiac leader's crash held the other follower's COMMITs for the slots it missed, and no gap of the
+     * leader's dead stream.
+     */
+    private boolean behind() {
+        if (peers[checks.leader(view)].afterGap) {
+            return true;
+        }
+        for (long s = nextExec; s < checkpointSeq + window; s++) {
+            int i = slotIndexIfCurrent(s);
+            if (i >= 0 && decided[i]) {
+                continue;
+            }
+            for (PeerState p : peers) {
+                if (p.replica != self && p.hasCommit(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     // ------------------------------------------------------------------------------------------------ Algorithm 4

@@ -30,6 +30,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       mutator's own view. Fixed: a replica whose request waited a whole timeout complains once f others did, even
  *       while it executes ({@code Replica}'s timers, {@code Complaints#aboutByOthers}). The certify-on-endorse fix of
  *       {@code LivenessRegressionTest} serves it too: it fails with both reverted.</li>
+ *   <li>20400 and 21010 ({@code AMNESIAC_FORKS}, a follower paused past the leader's crash): the paused follower
+ *       held only requests ahead of its next one and no gap of the amnesiac leader's dead stream, so the far-ahead
+ *       rule, once it asked for such a gap (to close the view churn of {@code byz-gap-client-complainer}), never
+ *       fired. Fixed: a peer's COMMIT for a slot from the next one on, which this replica has not decided, is
+ *       evidence of being behind too ({@code Replica.behind}).</li>
  * </ul>
  */
 class AdversaryRegressionTest {
@@ -39,6 +44,8 @@ class AdversaryRegressionTest {
         "4992, AMNESIAC_FORGETS",
         "3957, AMNESIAC_FORGETS",
         "7086, MUTATOR",
+        "20400, AMNESIAC_FORKS",
+        "21010, AMNESIAC_FORKS",
     })
     void aSeedThatOnceLostLivenessIsServed(long seed, RandomAdversary.Kind kind) {
         ByzProbe p = new ByzProbe(AdversaryScenarios.RANDOM, seed);
