@@ -32,6 +32,9 @@ public enum ConfigKey {
             "a client request not executed within this many milliseconds makes replicas suspect the leader"),
     CONSENSUS_VIEW_CHANGE_TIMEOUT_MS("consensus.view.change.timeout.ms", Kind.INT, "500", 1, 3_600_000, List.of(),
             "a new view whose NEW_VIEW does not arrive within this many milliseconds (doubling) is abandoned"),
+    CONSENSUS_SIGNATURE_WORKERS("consensus.signature.workers", Kind.INT, "1", 0, 16, List.of(),
+            "threads of a replica that check its peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY "
+            + "signatures off its agent thread, one bounded queue per peer (0 = on the agent thread)"),
     REGISTER_VALUE_BYTES("register.value.bytes", Kind.INT, "104", 8, 4096, List.of(),
             "bytes of an SWMR register value (8 B identifier + 32 B fingerprint + 64 B signature = 104)"),
     REGISTER_DELTA_US("register.delta.us", Kind.INT, "100", 1, 1_000_000, List.of(),

@@ -8,7 +8,8 @@ package org.ubft.common.config;
  * @param slowPathMicros         {@code consensus.slow.path.us}: fast-path patience per slot
  * @param requestTimeoutMillis   {@code consensus.request.timeout.ms}: leader suspicion for a request not executed
  * @param viewChangeTimeoutMillis {@code consensus.view.change.timeout.ms}: patience for a NEW_VIEW (doubling)
+ * @param signatureWorkers       {@code consensus.signature.workers}: threads checking peers' signatures (0: none)
  */
 public record ConsensusSettings(int batch, int pipeline, int slowPathMicros, int requestTimeoutMillis,
-                                int viewChangeTimeoutMillis) {
+                                int viewChangeTimeoutMillis, int signatureWorkers) {
 }

@@ -126,14 +126,17 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
                 KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock,
                 UnaryOperator.identity());
-            // peers' TBcast and direct signatures on a worker thread, one bounded queue per peer
-            org.ubft.common.crypto.PublicKeys keys = org.ubft.common.crypto.ClusterKeys.load(cluster,
-                NodeId.replica(self)).publicKeys();
-            CryptoPool pool = new CryptoPool(1);
-            node.ownPool = pool;
-            node.checkSignaturesWith(p -> pool.newOwner(null, keys, CHECKS_PER_PEER,
-                Replica.maxDeferredStatementBytes()));
-            pool.start();
+            // peers' TBcast and direct signatures on worker threads, one bounded queue per peer
+            int workers = cluster.consensus().signatureWorkers();
+            if (workers > 0) {
+                org.ubft.common.crypto.PublicKeys keys = org.ubft.common.crypto.ClusterKeys.load(cluster,
+                    NodeId.replica(self)).publicKeys();
+                CryptoPool pool = new CryptoPool(workers, cluster::newIdleStrategy);
+                node.ownPool = pool;
+                node.checkSignaturesWith(p -> pool.newOwner(null, keys, CHECKS_PER_PEER,
+                    Replica.maxDeferredStatementBytes()));
+                pool.start();
+            }
             if (dataDir == null) {
                 node.startAt(CtbcastNode.wallClockEpoch());
             } else {
