@@ -8,6 +8,11 @@ import org.agrona.concurrent.NanoClock;
  * tells the two apart with {@link #refusedLast()} and counts it as {@link ReplicaCounters.Drop#OVER_BUDGET}.
  * Signatures this replica makes are not charged (its own protocol work), except where the replica asks
  * ({@link #takeFor}).
+ *
+ * <p>A check can also be deferred ({@link #deferNext}) and answered later ({@link #holdVerdict}), for the runtime to
+ * run it off the agent thread: the handler runs twice, and its second run sees exactly what a synchronous check of
+ * the same bytes would have returned, so what the replica decides does not depend on where the check ran. Never for a
+ * CTBcast stream's message ({@link #chargeStream}), whose judgement must be the same, in order, at every receiver.
  */
 final class ChargedCrypto implements ConsensusCrypto {
     /** No verdict held ({@link #holdVerdict}). */
@@ -18,6 +23,8 @@ final class ChargedCrypto implements ConsensusCrypto {
     static final int INVALID = 2;
     /** The check was not done (its queue was full): read as a refusal for want of tokens. */
     static final int REFUSED = 3;
+    /** Longest statement a deferred check carries (a CRTFY_VC's: view, subject, digest; a CERTIFY's is shorter). */
+    static final int MAX_STATEMENT_BYTES = 128;
 
     private final ConsensusCrypto crypto;
     private final VerificationBudget budget;
@@ -35,8 +42,6 @@ final class ChargedCrypto implements ConsensusCrypto {
     private final byte[] deferredSignature = new byte[SIGNATURE_BYTES];
     // pass 2: the verdict of exactly that check, used once by the first verification of the same bytes
     private int verdict = NONE;
-    /** Longest statement a deferred check carries (a CRTFY_VC's: view, subject, digest; a CERTIFY's is shorter). */
-    static final int MAX_STATEMENT_BYTES = 128;
 
     ChargedCrypto(ConsensusCrypto crypto, VerificationBudget budget, NanoClock clock, int n) {
         this.crypto = crypto;
