@@ -22,7 +22,7 @@ import java.util.concurrent.CountDownLatch;
         mixinStandardHelpOptions = true,
         versionProvider = ProjectVersion.class,
         description = {"Run a memory node: a crash-only process that hosts the replicas' SWMR registers.",
-            "It logs one line when ready and runs until SIGTERM or Ctrl-C (exit code 0)."})
+            "It logs one line when ready and runs until SIGTERM or Ctrl-C (exit code 0), logging its counters as it stops."})
 public final class MemnodeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
@@ -49,6 +49,7 @@ public final class MemnodeCommand implements Callable<Integer> {
             out.println(node.readyLine());
             out.flush();
             stop.await();
+            out.println(node.countersLine());
             out.println(org.ubft.common.NodeId.toString(node.nodeId()) + " stopping");
             out.flush();
         }

@@ -131,5 +131,8 @@ class MemoryNodeProcessTest {
         ChildProcess node = startMemnode(file, 0);
         assertEquals(0, node.terminate(), node.output());
         assertTrue(node.output().contains("memnode-0 stopping"), node.output());
+        // issue "Faults within tolerance", 6: a memory node keeps and prints counters
+        assertTrue(node.output().contains("memnode-0 counters: regions=3 register_bytes="), node.output());
+        assertEquals("tcp".equals(fabric), node.output().contains(" tcp={connections_accepted="), node.output());
     }
 }

@@ -88,6 +88,17 @@ public final class MemoryNode implements AutoCloseable {
             + ", value=" + config.registerValueBytes() + " B)";
     }
 
+    /**
+     * The node's counters, one parseable line: {@code memnode-J counters: regions=R register_bytes=B} and, on tcp, the
+     * fabric's {@code tcp={...}} (connections accepted and rejected, handshakes and their failures, authentication and
+     * MAC failures, malformed frames, requests served and denied): what an operator reads to see a misconfigured
+     * or attacking peer at the memory node itself.
+     */
+    public String countersLine() {
+        return NodeId.toString(nodeId) + " counters: regions=" + regions.length + " register_bytes=" + registerBytes()
+            + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
+    }
+
     /** Withdraws the regions and stops serving. */
     @Override
     public void close() {
