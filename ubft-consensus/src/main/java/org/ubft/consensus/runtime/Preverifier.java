@@ -125,6 +125,7 @@ public final class Preverifier {
         int len = replica.deferredStatement(statement);
         replica.deferredSignature(signature);
         if (s < 0) {
+            notChecked++; // every slot of this peer waits for a verdict
             handBack(from, isDirect, buffer, offset, length, Replica.Verdict.NOT_CHECKED, signer, statement, len,
                 signature);
             return;
@@ -191,7 +192,7 @@ public final class Preverifier {
         return submitted;
     }
 
-    /** Checks not done (a peer's queue or tasks full): their messages came back NOT_CHECKED. */
+    /** Checks not done (a peer's queue, ring or tasks full): their messages came back NOT_CHECKED. */
     public long notChecked() {
         return notChecked;
     }

@@ -99,10 +99,10 @@ class PreverifierTest {
     }
 
     /**
-     * Replica 2 floods garbage CERTIFY, CERTIFY_CHECKPOINT and CRTFY_VC messages far beyond what its queue holds: its
-     * queue overflows (its oldest checks dropped, their messages counted OVER_BUDGET and their "tried" records
-     * cleared) or its budget refuses them, while replica 1's checks, in their own queue, go on and the correct
-     * replicas keep deciding on the slow path.
+     * Replica 2 floods garbage CERTIFY and CERTIFY_CHECKPOINT messages far beyond what its queue holds: its queue
+     * overflows (its oldest checks dropped, their messages counted OVER_BUDGET and their "tried" records cleared, and
+     * counted as not checked), while replica 1's checks, in their own queue, go on and the correct replicas keep
+     * deciding on the slow path.
      */
     @Test
     void aFloodFillsOnlyItsSendersQueue() {
@@ -129,6 +129,7 @@ class PreverifierTest {
             assertTrue(executed > 200, "the correct replicas keep deciding: " + state);
             assertTrue(c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE) > 0, state);
             assertTrue(c.replicas[r].counters().dropped(ReplicaCounters.Drop.OVER_BUDGET) > 0, state);
+            assertTrue(c.preverifiers[r].notChecked() > 0, "the flooder's queue overflowed: " + state);
             assertEquals(0, c.preverifiers[r].waiting());
         }
     }
