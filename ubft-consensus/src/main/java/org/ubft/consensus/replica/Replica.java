@@ -55,8 +55,6 @@ public final class Replica {
     private final StateMachine app;
     /** The crypto service, each verification charged to the sender of the message at hand ({@link #budget}). */
     private final ChargedCrypto crypto;
-    /** Whether the last offer left a check ({@link #offerTbcast}). */
-    private boolean deferred;
     private final VerificationBudget budget;
     private final ReplicaOutput out;
     private final NanoClock clock;
@@ -573,10 +571,11 @@ public final class Replica {
         crypto.deferNext();
         try {
             onTbcastDeliver(from, buffer, offset, length);
-        } finally {
-            deferred = crypto.stopDeferring();
+        } catch (RuntimeException e) {
+            crypto.stopDeferring();
+            throw e;
         }
-        return deferred;
+        return crypto.stopDeferring();
     }
 
     /** As {@link #offerTbcast}, for a point-to-point message: CRTFY_VC and CERTIFY_SUMMARY are checked so. */
@@ -589,10 +588,11 @@ public final class Replica {
         crypto.deferNext();
         try {
             onDirect(from, buffer, offset, length);
-        } finally {
-            deferred = crypto.stopDeferring();
+        } catch (RuntimeException e) {
+            crypto.stopDeferring();
+            throw e;
         }
-        return deferred;
+        return crypto.stopDeferring();
     }
 
     /** The signer of the check the last offer left (a replica index). */

@@ -125,7 +125,7 @@ class SignatureFloodTest {
         return m;
     }
 
-    private static UnsafeBuffer certify(long view, long s, Random random) {
+    static UnsafeBuffer certify(long view, long s, Random random) {
         UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 16 + 32 + 64]);
         m.putByte(0, (byte) ConsensusWire.CERTIFY);
         m.putLong(1, view, ClientWire.ORDER);
@@ -134,7 +134,7 @@ class SignatureFloodTest {
         return m;
     }
 
-    private static UnsafeBuffer certifyCheckpoint(long seq, Random random) {
+    static UnsafeBuffer certifyCheckpoint(long seq, Random random) {
         UnsafeBuffer m = new UnsafeBuffer(new byte[1 + 8 + 32 + 64]);
         m.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
         m.putLong(1, seq, ClientWire.ORDER);
