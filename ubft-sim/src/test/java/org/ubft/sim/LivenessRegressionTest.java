@@ -11,7 +11,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * 44, 62, 64 and 90 failed on 83fe5fe and pass since a replica certifies a slot on endorsing it when a peer's CERTIFY
  * came first ({@code Replica.acceptPrepare}); {@code byz-forged-then-genuine} 9 (a correct run with forgery: the leader
  * crashed on the slow path with 31 slots decided since the checkpoint, and every later view timed out re-committing
- * them before it reached a new slot) fails without {@code Replica.recommitted}.
+ * them before it reached a new slot) fails without {@code Replica.recommitted}. {@code twins-random} 57, 2301, 2415
+ * and 3891 (a Byzantine twin decided slots with one correct replica while its stream was dead at the other; the first
+ * had nothing pending and never complained, so no client gathered f+1 replies) fail without {@code Replica.askedAgain}
+ * (57, 2301 and 3891 also without the client's retransmissions to every replica); {@code adversary-random} 32070 (a
+ * follower sealing view 2 waited for good for the leader's CERTIFY share of it: the leader had sealed on certifying,
+ * before its own share came back over the loopback, so it never held it to answer CERTIFICATE_REQUEST) fails unless
+ * {@code Replica.certify} holds its own share at once.
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -23,6 +29,11 @@ class LivenessRegressionTest {
         "lagging-follower-partner-crash-cpu, 90",
         "restart-then-leader-crash-cpu, 10",
         "byz-forged-then-genuine, 9",
+        "twins-random, 57",
+        "twins-random, 2301",
+        "twins-random, 2415",
+        "twins-random, 3891",
+        "adversary-random, 32070",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {
         RegressionRuns.assertServed(name, seed);

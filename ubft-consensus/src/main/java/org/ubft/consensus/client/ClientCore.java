@@ -22,8 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  *       when a session's sequences run out ({@link RequestNumbers#MAX_SEQUENCE}) it refuses submits until nothing is
  *       outstanding, then starts the next session.</li>
  *   <li>{@link #doWork()} retransmits a request whose reply did not come within its timeout (first the
- *       {@link #retransmissionTimeoutNanos() adaptive one}, from the round trips measured), to the servers that
- *       have not answered it yet (to all of them if all have), then doubles its timeout up to
+ *       {@link #retransmissionTimeoutNanos() adaptive one}, from the round trips measured): the first time to the
+ *       servers that have not answered it yet (to all of them if all have), later to every server (one that answered
+ *       learns its reply did not make the quorum: a replica may need that to suspect the leader), then doubles its
+ *       timeout up to
  *       {@link Config#maxTimeoutNanos()}. With a {@link Signer}, retransmissions are SIGNED: the flag is set and the
  *       client's signature over the identity range ({@link ClientWire#IDENTITY_OFFSET}, {@link
  *       ClientWire#identityLength}) follows the payload (computed once per request).</li>
@@ -382,12 +384,15 @@ public final class ClientCore {
             counters.signedRetransmissions++;
         }
         counters.retransmissions++;
-        boolean allReplied = true;
+        // from the second retransmission on, to every server: one that answered learns that its reply did not make
+        // the quorum (the replicas that executed the request may need that to suspect the leader: Replica.askedAgain)
+        boolean toAll = true;
         for (int r = 0; r < servers; r++) {
-            allReplied &= replied[s][r];
+            toAll &= replied[s][r];
         }
+        toAll |= resent[s];
         for (int r = 0; r < servers; r++) {
-            if (allReplied || !replied[s][r]) {
+            if (toAll || !replied[s][r]) {
                 counters.requestsSent++;
                 port.send(r, request[s], 0, length);
             }

@@ -195,6 +195,8 @@ public final class Replica {
      */
     private final long[] farAheadSince;
     private final long[] farAheadNumber;
+    /** Per client: when this replica last executed one of its requests (see {@link #askedAgain}). */
+    private final long[] executedAt;
     private int roundRobin;
 
     // --- checkpoint shares (CERTIFY-CHECKPOINT), one per signer, each verified when it came ---
@@ -330,6 +332,7 @@ public final class Replica {
         proposedUpTo = new long[config.clients()];
         farAheadSince = new long[config.clients()];
         farAheadNumber = new long[config.clients()];
+        executedAt = new long[config.clients()];
         ckSeq = new long[n];
         ckTried = new long[2 * n];
         ckDigest = new byte[n * DIGEST_BYTES];
@@ -420,6 +423,7 @@ public final class Replica {
             int e = clientTable.cached(client, number); // executed: its reply again (the first may have been lost)
             if (e >= 0) {
                 sendReply(client, number, clientTable.replies(), clientTable.replyOffset(e), clientTable.replyLength(e));
+                askedAgain(client);
             }
             return;
         }
@@ -1004,6 +1008,15 @@ public final class Replica {
         sentCertify[i] = view;
         int len = certifyStatement(view, s, prepDigest, i * DIGEST_BYTES);
         crypto.sign(statement, 0, len, signature, 0);
+        // held from now on, not from when TBcast's loopback brings it back: trySeal certifies a promised slot and may
+        // seal at once, and the loopback copy would then be of a view left (STALE), so the share of the view sealed
+        // was never held here and a peer sealing it could not get it (CERTIFICATE_REQUEST; adversary-random 32070)
+        int share = i * n + self;
+        displaceOwn(share, i, s);
+        shareView[share] = view + 1;
+        shareSlot[share] = s;
+        System.arraycopy(prepDigest, i * DIGEST_BYTES, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
+        System.arraycopy(signature, 0, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
         writer.wrap(send, 0).u8(ConsensusWire.CERTIFY).i64(view).i64(s).bytes(prepDigest, i * DIGEST_BYTES, DIGEST_BYTES)
             .bytes(signature, 0, SIGNATURE_BYTES);
         out.tbcast(send, 0, writer.length());
@@ -1318,6 +1331,7 @@ public final class Replica {
                 decidedBatch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
                 byte[] reply = app.execute(payload);
                 clientTable.record(c, k, reply);
+                executedAt[c] = clock.nanoTime();
                 counters.executedRequests++;
                 int e = clientTable.cached(c, k);
                 sendReply(c, k, clientTable.replies(), clientTable.replyOffset(e), clientTable.replyLength(e));
@@ -1542,6 +1556,27 @@ public final class Replica {
             return 1;
         }
         return work;
+    }
+
+    /**
+     * A client asks again for a request this replica executed a request timeout ago or more: its reply did not make
+     * the client's f+1, so other correct replicas did not execute it. With f others complaining about (or gone past)
+     * this view, this replica complains too (Algorithm 3, line 1). Why: a Byzantine leader can decide slots with one
+     * correct replica while its stream is dead at the other (equivocation, a wiped restart); the first replica then
+     * has nothing pending and never suspects, the second cannot decide those slots (a decision needs f+1 COMMITs it
+     * can deliver) and complains alone, and no client is served until a correct leader re-proposes them (twins-random
+     * seeds 57, 2301, 2415, 3891). Neither f replicas nor a client alone can trigger it. A Byzantine client and f
+     * Byzantine replicas together can cost one view change per request timeout, never a stop: the view must have
+     * been in force (or its last suspicion cleared) a request timeout too, in which its leader serves the others
+     * (byz-reasking-client-complainer).
+     */
+    private void askedAgain(int client) {
+        long now = clock.nanoTime();
+        long timeout = config.requestTimeoutNanos();
+        if (!changingView && now - executedAt[client] >= timeout && now - suspicionBase >= timeout
+            && complaints.aboutByOthers(view, self) >= config.quorum() - 1) {
+            complain(now, timeout);
+        }
     }
 
     /** A COMPLAINT about view v from {@code from}: f+1 of them about this view change it. */

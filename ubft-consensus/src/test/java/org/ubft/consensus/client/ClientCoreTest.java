@@ -159,7 +159,7 @@ class ClientCoreTest {
     }
 
     @Test
-    void retransmitsWithExponentialBackoffToServersThatDidNotAnswer() {
+    void retransmitsWithExponentialBackoffFirstToServersThatDidNotAnswerThenToAll() {
         ClientCore core = core(3, 2, 4, null);
         core.submit(bytes("x"));
         deliver(core, 2, reply(2, CLIENT, 1, "y"));
@@ -175,9 +175,16 @@ class ClientCoreTest {
             }
         }
         assertEquals(List.of(expected[0], expected[1], expected[2], expected[3], expected[4]), times);
-        assertEquals(10, sent.size());
-        for (Sent s : sent) {
-            assertTrue(s.replica() == 0 || s.replica() == 1, "replica 2 answered already");
+        assertEquals(2 + 4 * 3, sent.size(), "the first retransmission to replicas 0 and 1, the others to all three");
+        for (int i = 0; i < sent.size(); i++) {
+            Sent s = sent.get(i);
+            if (i < 2) {
+                assertTrue(s.replica() == 0 || s.replica() == 1, "replica 2 answered already");
+                assertEquals(INITIAL, s.at());
+            } else {
+                assertEquals((i - 2) % 3, s.replica(), "later retransmissions go to every replica: the one that"
+                    + " answered learns its reply did not make the quorum (Replica.askedAgain)");
+            }
             assertFalse(s.signed(), "no signer: unsigned retransmissions");
             assertEquals(1, s.number());
         }

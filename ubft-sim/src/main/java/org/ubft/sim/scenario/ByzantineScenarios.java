@@ -16,6 +16,7 @@ import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.FieldMutator;
 import org.ubft.sim.byzantine.ForgedThenGenuine;
 import org.ubft.sim.byzantine.GapClient;
+import org.ubft.sim.byzantine.ReaskingClient;
 import org.ubft.sim.byzantine.Moment;
 import org.ubft.sim.byzantine.SignatureFlood;
 import org.ubft.sim.byzantine.SilentAtMoment;
@@ -208,6 +209,23 @@ public final class ByzantineScenarios {
         .withClientBehaviours(() -> new ClientBehaviour[] {new GapClient(FROM)});
 
     /**
+     * A view-churn attack on the rule that a replica which executed a request complains when its client asks for it
+     * again and f others complained ({@code Replica.askedAgain}): client 0 stops sending new requests and asks every
+     * replica for its last executed one again at every chance ({@link ReaskingClient}), while follower 2 complains
+     * about every view every millisecond ({@link AlwaysComplain}). Client 1 must stay live: each view a correct
+     * replica complains about this way has stood a request timeout.
+     */
+    public static final Scenario REASKING_CLIENT_COMPLAINER = Scenario.of("byz-reasking-client-complainer",
+        "client 0 asks every replica again for its last executed request from 5 ms on, sending nothing new, while"
+            + " follower 2 complains about every view every 1 ms: client 1 must stay live",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
+        .withClientBehaviours(() -> new ClientBehaviour[] {new ReaskingClient(FROM)});
+
+    /**
      * The pattern of adversary-random seed 7378's agreement violation, as a schedule: the leader of view 0 precedes
      * each COMMIT, CHECKPOINT and NEW_VIEW it CTBcasts with a forged copy ({@link ForgedThenGenuine}); replicas run on
      * the slow path (COMMITs every slot); follower 2 pauses past its CTBcast tail, so it skips part of the leader's
@@ -292,5 +310,5 @@ public final class ByzantineScenarios {
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
-        FORGED_THEN_GENUINE);
+        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER);
 }
