@@ -65,12 +65,15 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     private long statusEveryMillis;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
-            description = {"Directory where the replica keeps its own CTBcast stream (replica-N.stream, a few MB,"
-                + " created if missing) so that after a crash and restart it goes on with that stream and takes"
-                + " part in view changes again. Keep one directory per cluster lifetime (replicas of one host may"
-                + " share it): a file left by an earlier cluster must be deleted before a new cluster starts.",
+            description = {"Directory where the replica keeps its own CTBcast stream (replica-N.stream, a few MB),"
+                + " the batches it executed since its latest checkpoint (replica-N.decisions) and that checkpoint's"
+                + " state (replica-N.checkpoint), created if missing: after a crash and restart it goes on with its"
+                + " stream and takes its state back, so even a cluster whose replicas were all killed keeps every"
+                + " acknowledged request. Keep one directory per cluster lifetime (replicas of one host may share"
+                + " it): files left by an earlier cluster must be deleted before a new cluster starts.",
                 "Default: none (a restarted replica catches up by state transfer but cannot CTBcast more than t"
-                + " messages, so it takes no part in a later view change)."})
+                + " messages, so it takes no part in a later view change; a restart of every replica loses the"
+                + " state)."})
     private java.nio.file.Path dataDir;
 
     @Option(names = "--unreplicated",

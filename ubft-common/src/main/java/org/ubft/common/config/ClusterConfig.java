@@ -46,6 +46,7 @@ public final class ClusterConfig {
     private final int tcpLazyConfirmMicros;
     private final String idleStrategy;
     private final ConsensusSettings consensus;
+    private final boolean durabilityFsync;
     private final Path keysDir;
     private final Endpoint[] replicas;
     private final Endpoint[] memnodes;
@@ -56,7 +57,7 @@ public final class ClusterConfig {
                   int consensusWindow, int registerValueBytes, int registerDeltaMicros, int channelMaxMessageBytes,
                   int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, boolean tcpSharedThread,
                   int tcpLazyConfirmMicros, String idleStrategy,
-                  Path keysDir, ConsensusSettings consensus,
+                  Path keysDir, ConsensusSettings consensus, boolean durabilityFsync,
                   Endpoint[] replicas, Endpoint[] memnodes, Endpoint[] clients) {
         this.source = source;
         this.clusterName = clusterName;
@@ -77,6 +78,7 @@ public final class ClusterConfig {
         this.idleStrategy = idleStrategy;
         this.keysDir = keysDir;
         this.consensus = consensus;
+        this.durabilityFsync = durabilityFsync;
         this.replicas = replicas;
         this.memnodes = memnodes;
         this.clients = clients;
@@ -204,6 +206,14 @@ public final class ClusterConfig {
     /** Whether tcp fabric connections are authenticated with the nodes' keys ({@code fabric.tcp.authentication}). */
     public boolean tcpAuthenticated() {
         return tcpAuthenticated;
+    }
+
+    /**
+     * {@code durability.fsync}: whether a replica with a data directory forces its executed slots and checkpoints to
+     * the device before replying (power-loss durability) rather than leaving them in the page cache.
+     */
+    public boolean durabilityFsync() {
+        return durabilityFsync;
     }
 
     /**

@@ -68,6 +68,7 @@ final class ConfigParser {
         int maxOutstanding = integer(ConfigKey.FABRIC_MAX_OUTSTANDING);
         boolean tcpAuthenticated = choice(ConfigKey.FABRIC_TCP_AUTHENTICATION).equals("ed25519");
         boolean tcpSharedThread = choice(ConfigKey.FABRIC_TCP_THREADING).equals("shared");
+        boolean fsync = choice(ConfigKey.DURABILITY_FSYNC).equals("true");
         int lazyConfirmUs = integer(ConfigKey.FABRIC_TCP_LAZY_CONFIRM_US);
         boolean confirmSet = entries.containsKey(ConfigKey.FABRIC_TCP_LAZY_CONFIRM_US.key());
         if (!confirmSet && opTimeoutMs > 0) {
@@ -88,6 +89,7 @@ final class ConfigParser {
         }
         return new ClusterConfig(source, name, f, fm, fabric, shmDir, tail, window, valueBytes, deltaUs, maxMessage,
                 opTimeoutMs, maxOutstanding, tcpAuthenticated, tcpSharedThread, lazyConfirmUs, idle, keysDir, consensus,
+                fsync,
                 array(EndpointRole.REPLICA), array(EndpointRole.MEMNODE), array(EndpointRole.CLIENT));
     }
 

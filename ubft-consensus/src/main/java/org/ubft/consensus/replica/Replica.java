@@ -84,6 +84,10 @@ public final class Replica {
     private final byte[] checkpointDigest = new byte[DIGEST_BYTES];
     private final UnsafeBuffer checkpointShares;
     private int checkpointSharesLength;
+    /** Where this replica keeps its checkpoints and executed batches for a restart ({@link #recoverDecisions}). */
+    private DecisionStore decisions = DecisionStore.NONE;
+    /** While {@link #recoverDecisions} replays the kept batches: nothing is kept again, no checkpoint certified. */
+    private boolean replaying;
     private long nextExec;
     private long nextSlot;
     /** Leader after a NEW_VIEW: the open slots still to re-propose with MustPropose (Algorithm 3, lines 18-19). */
@@ -391,6 +395,11 @@ public final class Replica {
         int vcState = PeerState.maxViewChangeStateBytes(config.window(), shares);
         int newView = 1 + 8 + 1 + n * (4 + vcState + shares);
         return Math.max(Math.max(commit, newView), 256);
+    }
+
+    /** Keeps this replica's checkpoints and executed batches in {@code store} from now on (before traffic). */
+    public void keepDecisionsIn(DecisionStore store) {
+        this.decisions = store;
     }
 
     /** Plugs in state transfer (before traffic). */
@@ -703,6 +712,7 @@ public final class Replica {
         System.arraycopy(checkpointDigest, 0, ownStateDigest, 0, DIGEST_BYTES); // state transfer verified it
         ownStateSeq = seq;
         transfer.offer(seq, state);
+        decisions.checkpoint(seq, checkpointDigest, checkpointShares, 0, checkpointSharesLength, state);
         for (int c = 0; c < proposedUpTo.length; c++) {
             proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
         }
@@ -846,6 +856,14 @@ public final class Replica {
             return; // line 20 (a slot of the next window is kept until the checkpoint opens it)
         }
         int i = slot(s);
+        if (decided[i] && !decidedAs(i, digest)) {
+            // a value other than the one decided here: never endorsed (agreement: no correct leader proposes it). A
+            // valid NEW_VIEW makes it COMMITTED with the decided value (validPrepare drops the rest), except after a
+            // restart of every replica, when no certificate reports a fast-path decision: the recovered decisions
+            // (recoverDecisions) are this replica's word for the slot then
+            counters.drop(Drop.INVALID_PREPARE);
+            return;
+        }
         prepView[i] = v;
         prepLength[i] = length;
         System.arraycopy(digest, 0, prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);
@@ -856,6 +874,12 @@ public final class Replica {
             acceptPrepare(s);
             maybeCommit(s); // a certificate adopted before the PREPARE came
         }
+    }
+
+    /** Whether the batch decided in the slot at table index i has digest {@code d}. */
+    private boolean decidedAs(int i, byte[] d) {
+        fingerprints.fingerprint(decidedBatch, i * maxBatchBytes, decidedLength[i], unsafe(digest2), 0);
+        return Arrays.equals(digest2, d);
     }
 
     /** Algorithm 2, lines 21-22, once this replica can endorse every request of the batch. */
@@ -1303,12 +1327,15 @@ public final class Replica {
             if (i < 0 || !decided[i]) {
                 return;
             }
+            if (!replaying) {
+                decisions.executing(nextExec, decidedBatch, i * maxBatchBytes, decidedLength[i]); // before its replies
+            }
             execute(i);
             budget.slotExecuted();
             nextExec++;
             lastProgress = clock.nanoTime();
             stages.record(StageLatencies.Stage.EXECUTE, lastProgress - decideTime[i]);
-            if (nextExec == checkpointSeq + window) {
+            if (nextExec == checkpointSeq + window && !replaying) {
                 certifyCheckpoint();
             }
         }
@@ -1495,6 +1522,7 @@ public final class Replica {
         // line 60: App.BringUpToSpeed(checkpoint)
         if (ownStateSeq == seq && nextExec == seq && Arrays.equals(ownStateDigest, cpDigest)) {
             transfer.offer(seq, ownState);
+            decisions.checkpoint(seq, cpDigest, checkpointShares, 0, checkpointSharesLength, ownState);
         } else {
             fetching = true;
             counters.stateTransfers++;
@@ -2082,7 +2110,9 @@ public final class Replica {
             // proposals follow at once: the paper fills the whole window, ⊥ wherever nothing was committed, which
             // costs a view change up to W consensus instances before any client is served again (see mustPropose).
             fillNext = leader.newViewWindowStart;
-            fillEnd = leader.lastCommittedInNewView() + 1;
+            // and the slots this replica executed past them: decided here, on the fast path, before a restart of
+            // every replica, which no certificate reports (proposeMust proposes their decided batches)
+            fillEnd = Math.max(leader.lastCommittedInNewView() + 1, Math.min(nextExec, checkpointSeq + window));
             nextSlot = fillEnd; // line 20
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
@@ -2096,7 +2126,12 @@ public final class Replica {
         DirectBuffer batch = emptyBatch;
         int offset = 0;
         int length = 2;
-        if (kind == PeerState.NONE) {
+        int known = slotIndexIfCurrent(s);
+        if (kind == PeerState.NONE && known >= 0 && decided[known]) {
+            batch = decidedBatch; // Any, and decided here: its value (no other can be decided, Theorem B.6)
+            offset = known * maxBatchBytes;
+            length = decidedLength[known];
+        } else if (kind == PeerState.NONE) {
             int built = buildBatch(clock.nanoTime()); // Any: a gap below a committed slot takes waiting requests
             if (built > 2) {
                 batch = batchScratch;
@@ -2243,6 +2278,83 @@ public final class Replica {
             }
         }
         return false;
+    }
+
+    // ------------------------------------------------------------------------------------------------ restarts
+
+    /**
+     * A restarted replica takes back what it kept in its {@link DecisionStore}: the state of its latest stable
+     * checkpoint (if it kept one; else the initial state, checkpoint 0) and the batches of the slots it executed after
+     * it, which it executes again in order. So a cluster whose replicas all crashed comes back with every request it
+     * acknowledged: a client accepts a reply once f+1 replicas executed the request, each kept the batch before its
+     * reply left, and at least one of them comes back. Call before {@link #recoverOwnStream} and any traffic, once
+     * the outputs are wired.
+     *
+     * <p>Safety: each kept batch is a slot this replica decided (f+1 COMMITs of one view, Algorithm 2 line 40, or a
+     * certified checkpoint's state), so executing it again decides nothing new (Theorem B.6 holds for the decisions as
+     * they were made); the checkpoint's state is taken only if it matches the digest f+1 replicas signed, as a state
+     * transfer's is (Algorithm 2, line 60). Departure: the paper has no restarts.
+     *
+     * @param seq     the kept checkpoint's sequence number (0 with {@code state == null}: none kept)
+     * @param digest  its digest (null if none)
+     * @param shares  its certificate (a count byte and the shares; null if none)
+     * @param state   its state as {@link #encodeState} wrote it (null if none)
+     * @param batches the batches of slots {@code seq}, {@code seq + 1}, ..., in order
+     * @return slots executed again
+     * @throws IllegalStateException if the kept checkpoint does not verify (a store of another cluster, or damaged)
+     */
+    public int recoverDecisions(long seq, byte[] digest, byte[] shares, byte[] state, java.util.List<byte[]> batches) {
+        crypto.charge(-1); // this replica's own files
+        if (state != null && seq > 0) {
+            fingerprints.fingerprint(state, 0, state.length, digest2, 0);
+            UnsafeBuffer cert = new UnsafeBuffer(shares);
+            int k = shares.length > 0 ? shares[0] & 0xFF : 0;
+            if (seq % window != 0 || !Arrays.equals(digest2, digest) || shares.length != 1 + k * SHARE_BYTES
+                || !validShares(cert, 1, k, checkpointStatement(seq, digest, 0))) {
+                throw new IllegalStateException("the kept state of checkpoint " + seq + " does not match the"
+                    + " certificate kept with it (f+1 signatures of the cluster's keys)");
+            }
+            if (!restoreState(state)) {
+                throw new IllegalStateException("the kept state of checkpoint " + seq + " does not decode");
+            }
+            checkpointSeq = seq;
+            System.arraycopy(digest, 0, checkpointDigest, 0, DIGEST_BYTES);
+            checkpointShares.putBytes(0, shares);
+            checkpointSharesLength = shares.length;
+            ownState = state;
+            ownStateSeq = seq;
+            System.arraycopy(digest, 0, ownStateDigest, 0, DIGEST_BYTES);
+            nextExec = seq;
+            nextSlot = Math.max(nextSlot, seq);
+            transfer.offer(seq, state);
+        }
+        int replayed = 0;
+        replaying = true;
+        try {
+            for (byte[] b : batches) {
+                long s = nextExec;
+                if (s >= checkpointSeq + window || b.length > maxBatchBytes) {
+                    break;
+                }
+                int i = slot(s);
+                decided[i] = true;
+                decidedLength[i] = b.length;
+                decidedBatch.putBytes(i * maxBatchBytes, b);
+                executeReady();
+                replayed++;
+            }
+        } finally {
+            replaying = false;
+        }
+        for (int c = 0; c < proposedUpTo.length; c++) {
+            proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
+        }
+        nextSlot = Math.max(nextSlot, nextExec);
+        counters.recoveredSlots = replayed;
+        if (nextExec == checkpointSeq + window) {
+            certifyCheckpoint(); // replaying certifies nothing: the window's end was reached
+        }
+        return replayed;
     }
 
     // ------------------------------------------------------------------------------------------------ Algorithm 4

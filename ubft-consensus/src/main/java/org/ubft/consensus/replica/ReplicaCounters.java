@@ -52,6 +52,8 @@ public final class ReplicaCounters {
     long gaps;
     /** Own CTBcast messages recovered from the log at a restart and broadcast again (-1: nothing recovered). */
     long streamRecovered = -1;
+    /** Executed slots recovered from the replica's decision store at a restart and executed again (-1: none). */
+    long recoveredSlots = -1;
     long batchesFetched;
     long certificatesFetched;
 
@@ -144,6 +146,14 @@ public final class ReplicaCounters {
         return streamRecovered;
     }
 
+    /**
+     * How many executed slots this replica took back from its decision store at a restart (after its kept checkpoint)
+     * and executed again, -1 if it recovered nothing (a first start, or no data directory).
+     */
+    public long recoveredSlots() {
+        return recoveredSlots;
+    }
+
     /** Batches known by digest only (after a summary) fetched from other replicas. */
     public long batchesFetched() {
         return batchesFetched;
@@ -171,7 +181,7 @@ public final class ReplicaCounters {
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
-            + " stream_recovered=" + streamRecovered
+            + " stream_recovered=" + streamRecovered + " recovered_slots=" + recoveredSlots
             + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched + " dropped=" + drops();
     }
 }

@@ -29,6 +29,16 @@ public interface ReplicaOutput {
     default void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
     }
 
+    /**
+     * This replica applied replica {@code broadcaster}'s SUMMARY at identifier {@code k} (Algorithm 4, lines 11-16):
+     * the broadcaster's messages up to {@code k} are covered, so the runtime's FIFO delivery need not wait for them
+     * any more. After a restart of the whole cluster nobody holds them: the broadcasters go on after their logged
+     * summaries, and a FIFO position left before such a summary waited for them until later messages pushed it past
+     * (seconds). Nothing by default.
+     */
+    default void summaryApplied(int broadcaster, long k) {
+    }
+
     /** TBcast-broadcasts a consensus message (delivered back to this replica too). */
     void tbcast(DirectBuffer buffer, int offset, int length);
 

@@ -457,6 +457,7 @@ final class Summaries {
         p.needK = 0;
         p.lastK = k;
         counters.summariesApplied++;
+        out.summaryApplied(from, k);
         host.summaryApplied(p, oldView);
         // line 16: continue with p's messages after k, those held first
         int q = p.replica;

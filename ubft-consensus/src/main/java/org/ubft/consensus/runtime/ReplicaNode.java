@@ -78,6 +78,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private long nextHoleCheck;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
+    /** This replica's checkpoints and executed batches, kept for a restart; null: not kept. */
+    private DecisionLog decisionLog;
+    /** Per broadcaster: the FIFO position a summary the replica applied lets delivery go on from (0: none). */
+    private long[] passTo;
+    private boolean passPending;
     /** Checks peers' TBcast and direct signatures off this thread ({@link #checkSignaturesWith}); null: on it. */
     private Preverifier preverifier;
     /** The worker pool this node made for {@link #preverifier} ({@link #open}), closed with the node; null: none. */
@@ -140,8 +145,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             if (dataDir == null) {
                 node.startAt(CtbcastNode.wallClockEpoch());
             } else {
-                node.startAt(CtbcastNode.wallClockEpoch(), ownStreamLog(config,
-                    dataDir.resolve(NodeId.toString(NodeId.replica(self)) + ".stream")));
+                String name = NodeId.toString(NodeId.replica(self));
+                node.startAt(CtbcastNode.wallClockEpoch(), ownStreamLog(config, dataDir.resolve(name + ".stream")),
+                    DecisionLog.open(dataDir.resolve(name + ".decisions"), dataDir.resolve(name + ".checkpoint"),
+                        config.window(), config.maxBatchBytes(), cluster.durabilityFsync()));
             }
             return node;
         } catch (RuntimeException e) {
@@ -204,6 +211,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.config = config;
         int n = cluster.n();
         CompletionRouter router = new CompletionRouter(fabric, n + 8 + cluster.clientCount());
+        this.passTo = new long[n];
         this.fifo = new FifoDelivery(n, cluster.ctbcastTail(), ctbcastOptions.maxMessageBytes(),
             (k, m, off, len, from) -> core().onCtbcastDeliver(from, k, m, off, len),
             (from, fromK, toK) -> core().onCtbcastGap(from, fromK, toK));
@@ -265,6 +273,12 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         }
 
         @Override
+        public void summaryApplied(int broadcaster, long k) {
+            passTo[broadcaster] = Math.max(passTo[broadcaster], k + 1); // applied after the replica's turn (doWork)
+            passPending = true;
+        }
+
+        @Override
         public void tbcast(DirectBuffer buffer, int offset, int length) {
             consensusTbcast.broadcast(buffer, offset, length);
         }
@@ -307,21 +321,52 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * @throws OwnStreamLog.UnusableLogException if the log's summary does not verify (another cluster's log)
      */
     public void startAt(long epoch, OwnStreamLog log) {
+        startAt(epoch, log, null);
+    }
+
+    /**
+     * As {@link #startAt(long, OwnStreamLog)}, keeping this replica's checkpoints and executed batches in
+     * {@code decisions} too (null: not kept): if an earlier run kept some, the replica takes its state back from them
+     * ({@link Replica#recoverDecisions}) before it goes on with its stream. The node closes both logs.
+     *
+     * @throws OwnStreamLog.UnusableLogException if a log's summary or checkpoint does not verify (another cluster's)
+     */
+    public void startAt(long epoch, OwnStreamLog log, DecisionLog decisions) {
         cycleClock.update(clock.nanoTime());
         OwnStreamLog.Recovered r = log.recover();
         ownLog = log;
+        decisionLog = decisions;
         if (r.isEmpty()) {
             startAt(epoch);
+            recoverDecisions(decisions);
             return;
         }
         startAt(epoch, r.resumeK());
         resumedAt = r.resumeK();
         fifo.resume(self, r.resumeK() + r.messages().size()); // what the log holds is applied below, not delivered
+        recoverDecisions(decisions);
         try {
             replica.recoverOwnStream(r.firstK(), r.summaryK(), r.summary(), r.messages());
         } catch (IllegalStateException e) {
             throw new OwnStreamLog.UnusableLogException(e.getMessage() + "; delete " + log.describe() + " if this"
                 + " replica is to start a new stream", e);
+        }
+    }
+
+    private void recoverDecisions(DecisionLog decisions) {
+        if (decisions == null) {
+            return;
+        }
+        DecisionLog.Recovered d = decisions.recover();
+        replica.keepDecisionsIn(decisions);
+        if (d.isEmpty()) {
+            return;
+        }
+        try {
+            replica.recoverDecisions(d.seq(), d.digest(), d.shares(), d.state(), d.batches());
+        } catch (IllegalStateException e) {
+            throw new OwnStreamLog.UnusableLogException(e.getMessage() + "; delete " + decisions.describe() + " if"
+                + " this replica is to fetch its state from the others", e);
         }
     }
 
@@ -365,6 +410,16 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
         // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
         work += ctbcast.deliverOwn();
+        if (passPending) {
+            passPending = false;
+            for (int p = 0; p < passTo.length; p++) {
+                if (passTo[p] != 0) {
+                    fifo.passed(p, passTo[p]);
+                    passTo[p] = 0;
+                    work++;
+                }
+            }
+        }
         if (now - nextHoleCheck >= 0) {
             nextHoleCheck = now + HOLE_CHECK_NANOS;
             work += fifo.askForHoles(now, holeNanos, holeRequests);
@@ -516,6 +571,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             ctbcast.close();
             if (ownLog != null) {
                 ownLog.close();
+            }
+            if (decisionLog != null) {
+                decisionLog.close();
             }
             if (ownsFabric) {
                 fabric.close();

@@ -162,6 +162,27 @@ public final class FifoDelivery implements DeliverHandler {
         next[broadcaster] = nextK;
     }
 
+    /**
+     * The layer above applied a summary of {@code broadcaster}'s stream up to {@code nextK - 1}: the next identifier
+     * to go out becomes {@code nextK} if it was lower. Messages held before it are dropped (the summary covers them),
+     * the ones held from it go out; no gap is reported (it was filled).
+     */
+    public void passed(int broadcaster, long nextK) {
+        if (broadcaster < 0 || broadcaster >= next.length || nextK <= next[broadcaster]) {
+            return;
+        }
+        long scanEnd = Math.min(nextK, next[broadcaster] + t);
+        for (long k = next[broadcaster]; k < scanEnd; k++) {
+            int s = (int) (k % t);
+            if (heldK[broadcaster][s] == k) {
+                heldK[broadcaster][s] = -1;
+            }
+        }
+        heard[broadcaster] = true;
+        next[broadcaster] = nextK;
+        drain(broadcaster);
+    }
+
     /** Told of an identifier that held messages have waited for too long ({@link #askForHoles}). */
     @FunctionalInterface
     public interface HoleListener {

@@ -50,6 +50,31 @@ class FifoDeliveryTest {
         assertEquals(0, gaps.size());
     }
 
+    /**
+     * After a restart of every replica, a broadcaster goes on after its logged summary and nobody holds the messages
+     * before it: once the layer above applied that summary, delivery goes on after it at once (the messages held
+     * after the summary go out, those it covers are dropped, no gap is reported), instead of waiting for the holes
+     * until later messages push the position past them.
+     */
+    @Test
+    void aSummaryAppliedAboveLetsDeliveryGoOnAfterIt() {
+        arrive(0, 10); // the first heard after a restart: 10 >= 1 + T, a gap up to 3 that a summary fills
+        arrive(0, 4); // covered by the summary below: held, then dropped
+        arrive(0, 9);
+        assertEquals(List.of("0:1-3"), gaps, "1-2 fell out of the tail");
+        assertEquals(List.of(), out, "3 is waited for");
+        gaps.clear();
+        fifo.passed(0, 9); // a summary at 8 was applied
+        assertEquals(List.of("0:9", "0:10"), out);
+        assertEquals(List.of(), gaps, "the summary filled it: no gap");
+        fifo.passed(0, 5); // an older summary: nothing moves back
+        arrive(0, 11);
+        assertEquals(List.of("0:9", "0:10", "0:11"), out);
+        arrive(0, 4);
+        arrive(0, 10);
+        assertEquals(3, out.size(), "passed identifiers are never delivered again");
+    }
+
     @Test
     void aResumedStreamGoesOnAtItsNextIdentifierWithoutAGap() {
         fifo.resume(1, 5000); // a restarted replica's own stream: 4999 and below came from its log

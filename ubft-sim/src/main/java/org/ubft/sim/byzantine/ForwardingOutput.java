@@ -28,6 +28,11 @@ class ForwardingOutput implements ReplicaOutput {
     }
 
     @Override
+    public void summaryApplied(int broadcaster, long k) {
+        real.summaryApplied(broadcaster, k);
+    }
+
+    @Override
     public void tbcast(DirectBuffer buffer, int offset, int length) {
         real.tbcast(buffer, offset, length);
     }
