@@ -36,8 +36,9 @@ public enum ConfigKey {
             "threads of a replica that check its peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY "
             + "signatures off its agent thread, one bounded queue per peer (0 = on the agent thread)"),
     DURABILITY_FSYNC("durability.fsync", Kind.CHOICE, "false", 0, 0, List.of("false", "true"),
-            "true = a replica forces each executed slot's record and each checkpoint to the device before its replies "
-            + "leave (survives power loss; costs a device flush per slot); false = page cache (survives kill -9)"),
+            "true = a replica forces each executed slot's record, each checkpoint and each record of its stream log to "
+            + "the device before going on (survives power loss; a device flush per slot and per CTBcast message); "
+            + "false = page cache (survives kill -9)"),
     REGISTER_VALUE_BYTES("register.value.bytes", Kind.INT, "104", 8, 4096, List.of(),
             "bytes of an SWMR register value (8 B identifier + 32 B fingerprint + 64 B signature = 104)"),
     REGISTER_DELTA_US("register.delta.us", Kind.INT, "100", 1, 1_000_000, List.of(),

@@ -22,8 +22,9 @@ import java.util.List;
  * is the latest; the older survives a write torn by a crash) and t message slots indexed k mod t.
  *
  * <p>Each record carries an xxHash64 of its identifier, length and bytes: a record torn by a crash fails it and counts
- * as never written (write-ahead: its message was not broadcast yet). The file is memory-mapped and never forced to
- * the device, so it survives the crash of the process (kill -9), not a crash of the machine.
+ * as never written (write-ahead: its message was not broadcast yet). The file is memory-mapped; by default it is not
+ * forced to the device, so it survives the crash of the process (kill -9), not a crash of the machine; with
+ * {@code durability.fsync} each record is forced before its message leaves.
  *
  * <p>Not thread-safe: the replica's thread writes it; {@link #recover()} runs once, before the first write.
  */
@@ -69,6 +70,9 @@ public final class OwnStreamLog implements AutoCloseable {
     private final Path file;
     /** The slot (0 or 1) of the latest summary; the next goes to the other. */
     private int latestSummarySlot = 1;
+    /** Whether each record is forced to the device before {@link #append} and {@link #summary} return. */
+    private boolean fsync;
+    private boolean forcedHeader;
 
     private OwnStreamLog(UnsafeBuffer region, MappedByteBuffer mapped, Path file, int t, int maxMessage,
                          int maxSummary) {
@@ -119,6 +123,14 @@ public final class OwnStreamLog implements AutoCloseable {
      *                               with another tail or message size (the message says how to go on)
      */
     public static OwnStreamLog open(Path file, int t, int maxMessageBytes, int maxSummaryBytes) {
+        return open(file, t, maxMessageBytes, maxSummaryBytes, false);
+    }
+
+    /**
+     * As {@link #open(Path, int, int, int)}; with {@code fsync} every record is forced to the device before the
+     * method that writes it returns ({@code durability.fsync}: the stream survives a power loss too).
+     */
+    public static OwnStreamLog open(Path file, int t, int maxMessageBytes, int maxSummaryBytes, boolean fsync) {
         long size = size(t, maxMessageBytes, maxSummaryBytes);
         try {
             Path dir = file.toAbsolutePath().getParent();
@@ -141,6 +153,10 @@ public final class OwnStreamLog implements AutoCloseable {
                 log.checkHeader();
             }
             log.writeHeader(); // at once: a replica that never broadcast leaves a log its restart recognises
+            log.fsync = fsync;
+            if (fsync) {
+                mapped.force(0, HEADER);
+            }
             return log;
         } catch (IOException e) {
             throw new UnusableLogException("cannot open the replica's stream log " + file + ": " + e
@@ -276,6 +292,13 @@ public final class OwnStreamLog implements AutoCloseable {
         region.putInt(at + 12, 0);
         region.putBytes(at + RECORD_HEADER, message, offset, length);
         region.putLong(at + 16, checksum(at, length));
+        if (fsync && mapped != null) {
+            mapped.force(at, RECORD_HEADER + length);
+            if (!forcedHeader) {
+                mapped.force(0, HEADER); // the first identifier, written by the first append
+                forcedHeader = true;
+            }
+        }
     }
 
     private int messageAt(long k) {

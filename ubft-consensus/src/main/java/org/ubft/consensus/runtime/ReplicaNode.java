@@ -146,7 +146,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
                 node.startAt(CtbcastNode.wallClockEpoch());
             } else {
                 String name = NodeId.toString(NodeId.replica(self));
-                node.startAt(CtbcastNode.wallClockEpoch(), ownStreamLog(config, dataDir.resolve(name + ".stream")),
+                node.startAt(CtbcastNode.wallClockEpoch(), ownStreamLog(config, dataDir.resolve(name + ".stream"),
+                        cluster.durabilityFsync()),
                     DecisionLog.open(dataDir.resolve(name + ".decisions"), dataDir.resolve(name + ".checkpoint"),
                         config.window(), config.maxBatchBytes(), cluster.durabilityFsync()));
             }
@@ -380,11 +381,16 @@ public final class ReplicaNode implements Agent, AutoCloseable {
 
     /** A log sized for this node's replica config: in memory (the simulator's "disk") or in {@code file}. */
     public static OwnStreamLog ownStreamLog(ReplicaConfig config, java.nio.file.Path file) {
+        return ownStreamLog(config, file, false);
+    }
+
+    /** As {@link #ownStreamLog(ReplicaConfig, java.nio.file.Path)}, forcing each record with {@code fsync}. */
+    public static OwnStreamLog ownStreamLog(ReplicaConfig config, java.nio.file.Path file, boolean fsync) {
         int t = config.tail();
         int maxMessage = Replica.maxCtbcastBytes(config);
         int maxSummary = Replica.maxSummaryBytes(config);
         return file == null ? OwnStreamLog.inMemory(t, maxMessage, maxSummary)
-            : OwnStreamLog.open(file, t, maxMessage, maxSummary);
+            : OwnStreamLog.open(file, t, maxMessage, maxSummary, fsync);
     }
 
     private void askForMissing(int broadcaster, long k) {

@@ -47,6 +47,24 @@ class OwnStreamLogTest {
         assertTrue(Files.exists(dir.resolve("a/b/replica-0.stream")), "created with its directories");
     }
 
+    /** {@code durability.fsync}: the same records, each forced to the device as it is written. */
+    @Test
+    void aLogThatForcesEachRecordRecoversTheSame(@TempDir Path dir) {
+        Path file = dir.resolve("replica-2.stream");
+        try (OwnStreamLog log = OwnStreamLog.open(file, T, 64, 128, true)) {
+            for (long k = 1; k <= 5; k++) {
+                append(log, k);
+            }
+            summary(log, 4);
+        }
+        try (OwnStreamLog log = OwnStreamLog.open(file, T, 64, 128, true)) {
+            OwnStreamLog.Recovered r = log.recover();
+            assertEquals(1, r.firstK());
+            assertEquals(4, r.summaryK());
+            assertEquals(1, r.messages().size(), "message 5, after the summary");
+        }
+    }
+
     @Test
     void theLatestSummaryAndTheMessagesAfterItSurviveAReopen(@TempDir Path dir) {
         Path file = dir.resolve("replica-1.stream");
