@@ -107,28 +107,15 @@ public final class DecisionLog implements DecisionStore, AutoCloseable {
     public static DecisionLog open(Path decisionsFile, Path checkpointFile, int window, int maxBatchBytes,
                                    boolean fsync) {
         long size = size(window, maxBatchBytes);
+        if (size > Integer.MAX_VALUE) {
+            throw new OwnStreamLog.UnusableLogException("a decision log of " + size + " bytes (consensus.window"
+                + " times the batch size) does not fit one mapping; lower consensus.window or consensus.batch", null);
+        }
         try {
-            Path dir = decisionsFile.toAbsolutePath().getParent();
-            if (dir != null) {
-                Files.createDirectories(dir);
-            }
-            boolean existed = Files.exists(decisionsFile) && Files.size(decisionsFile) > 0;
-            if (existed && Files.size(decisionsFile) != size) {
-                throw new OwnStreamLog.UnusableLogException(mismatch(decisionsFile, "its size is "
-                    + Files.size(decisionsFile) + " bytes, not " + size), null);
-            }
-            if (size > Integer.MAX_VALUE) {
-                throw new OwnStreamLog.UnusableLogException("a decision log of " + size + " bytes (consensus.window"
-                    + " times the batch size) does not fit one mapping; lower consensus.window or consensus.batch", null);
-            }
-            MappedByteBuffer mapped;
-            try (FileChannel ch = FileChannel.open(decisionsFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-                mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
-            }
-            DecisionLog log = new DecisionLog(new UnsafeBuffer(mapped), mapped, decisionsFile, checkpointFile, window,
-                maxBatchBytes, fsync);
-            if (existed && log.region.getLong(0) != 0) {
+            MappedLogFile m = MappedLogFile.map(decisionsFile, size, what -> mismatch(decisionsFile, what));
+            DecisionLog log = new DecisionLog(new UnsafeBuffer(m.buffer()), m.buffer(), decisionsFile, checkpointFile,
+                window, maxBatchBytes, fsync);
+            if (m.existed() && log.region.getLong(0) != 0) {
                 log.checkHeader();
             }
             log.writeHeader();

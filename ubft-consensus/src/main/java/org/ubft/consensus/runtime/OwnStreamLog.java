@@ -7,10 +7,7 @@ import org.ubft.common.Checksums;
 
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -133,20 +130,9 @@ public final class OwnStreamLog implements AutoCloseable {
     public static OwnStreamLog open(Path file, int t, int maxMessageBytes, int maxSummaryBytes, boolean fsync) {
         long size = size(t, maxMessageBytes, maxSummaryBytes);
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            if (dir != null) {
-                Files.createDirectories(dir);
-            }
-            boolean existed = Files.exists(file) && Files.size(file) > 0;
-            if (existed && Files.size(file) != size) {
-                throw new UnusableLogException(mismatch(file, "its size is " + Files.size(file) + " bytes, not "
-                    + size), null);
-            }
-            MappedByteBuffer mapped;
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-                mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, size);
-            }
+            MappedLogFile m = MappedLogFile.map(file, size, what -> mismatch(file, what));
+            MappedByteBuffer mapped = m.buffer();
+            boolean existed = m.existed();
             OwnStreamLog log = new OwnStreamLog(new UnsafeBuffer(mapped), mapped, file, t, maxMessageBytes,
                 maxSummaryBytes);
             if (existed && !log.blankHeader()) {
