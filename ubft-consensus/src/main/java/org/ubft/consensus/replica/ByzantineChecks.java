@@ -124,12 +124,22 @@ final class ByzantineChecks {
             return false;
         }
         long signers = 0;
+        int unknown = 0;
         for (int j = 0; j < k; j++) {
             int signer = buffer.getShort(at + j * ConsensusWire.SHARE_BYTES, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
             if (signer >= n || (signers & (1L << signer)) != 0) {
                 return false;
             }
             signers |= 1L << signer;
+            if (!known.verified(signer, buffer, at + j * ConsensusWire.SHARE_BYTES + 2)) {
+                unknown++;
+            }
+        }
+        if (!crypto.reserve(unknown)) {
+            return false; // the sender's budget cannot pay for the whole certificate: refused whole, tokens kept
+        }
+        for (int j = 0; j < k; j++) {
+            int signer = buffer.getShort(at + j * ConsensusWire.SHARE_BYTES, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
             if (known.verified(signer, buffer, at + j * ConsensusWire.SHARE_BYTES + 2)) {
                 continue;
             }

@@ -31,6 +31,8 @@ final class ChargedCrypto implements ConsensusCrypto {
     private final NanoClock clock;
     private final int n;
     private int source = -1;
+    /** Verifications paid for by {@link #reserve}, used by the next verifyReplica calls. */
+    private int reserved;
     private boolean refusable = true;
     private boolean refusedLast;
     // deferral (ReplicaNode's verification off the agent thread): pass 1 records the check instead of doing it
@@ -52,6 +54,7 @@ final class ChargedCrypto implements ConsensusCrypto {
 
     /** Verifications from now on are charged to replica {@code replica} (-1: to nobody). */
     void charge(int replica) {
+        reserved = 0;
         source = replica;
         refusable = true;
         refusedLast = false;
@@ -62,6 +65,7 @@ final class ChargedCrypto implements ConsensusCrypto {
      * CTBcast stream, which every correct receiver must judge alike (the replica's processCtbcast).
      */
     void chargeStream(int replica) {
+        reserved = 0;
         source = replica;
         refusable = false;
         refusedLast = false;
@@ -70,6 +74,7 @@ final class ChargedCrypto implements ConsensusCrypto {
 
     /** Verifications from now on are charged to client {@code client}. */
     void chargeClient(int client) {
+        reserved = 0;
         source = n + client;
         refusable = true;
         refusedLast = false;
@@ -166,6 +171,11 @@ final class ChargedCrypto implements ConsensusCrypto {
                 return v == VALID;
             }
         }
+        if (reserved > 0) {
+            reserved--;
+            refusedLast = false;
+            return crypto.verifyReplica(replica, message, offset, length, signature, at);
+        }
         refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
         return !refusedLast && crypto.verifyReplica(replica, message, offset, length, signature, at);
     }
@@ -188,6 +198,20 @@ final class ChargedCrypto implements ConsensusCrypto {
         System.arraycopy(message, offset, deferredStatement, 0, length);
         System.arraycopy(signature, at, deferredSignature, 0, SIGNATURE_BYTES);
         return false;
+    }
+
+    @Override
+    public boolean reserve(int count) {
+        reserved = 0;
+        if (verdict != NONE || !refusable || count <= 1) {
+            return true; // a held verdict answers one check; a stream's checks are never refused
+        }
+        if (!budget.take(source, clock.nanoTime(), count)) {
+            refusedLast = true;
+            return false;
+        }
+        reserved = count;
+        return true;
     }
 
     @Override

@@ -15,4 +15,13 @@ public interface ConsensusCrypto {
 
     /** Whether {@code signature[at, at + 64)} is client {@code client}'s signature of the message. */
     boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at);
+
+    /**
+     * The next {@code count} {@link #verifyReplica} calls belong to one message (a certificate's shares): where
+     * verifications are budgeted, take their whole cost now or none of it. Returns false when the budget cannot
+     * cover them all; nothing was taken then. Always true by default.
+     */
+    default boolean reserve(int count) {
+        return true;
+    }
 }

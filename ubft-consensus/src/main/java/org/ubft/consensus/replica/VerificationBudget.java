@@ -74,6 +74,31 @@ final class VerificationBudget {
         return true;
     }
 
+    /**
+     * Takes {@code count} tokens of {@code source} at once, or none (then counted refused): a message whose
+     * verifications the sender's tokens cannot all cover is refused whole, so that its retries find the tokens
+     * saved up. Taken one at a time, a certificate of f+1 shares asked for again and again by a replica that
+     * executes nothing (its tokens come at {@value #PER_MILLI} per ms) spent each new token on its first share and
+     * was refused at its second, for good (PausesTest LEADER_THEN_FOLLOWER: the lagging replica's SUMMARYs).
+     */
+    boolean take(int source, long now, int count) {
+        if (source < 0 || count <= 1) {
+            return count <= 0 || take(source, now);
+        }
+        refill(now);
+        long t = Math.min(cap, tokens[source] + (credit - seen[source]));
+        seen[source] = credit;
+        tokens[source] = t;
+        if (t < count) {
+            refused[source]++;
+            return false;
+        }
+        tokens[source] = t - count;
+        spent[source] += count;
+        total += count;
+        return true;
+    }
+
     /** This replica executed a slot: every sender may cause {@link #perSlot} more. */
     void slotExecuted() {
         credit += perSlot;

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 class VerificationBudgetTest {
     private static final long MS = 1_000_000;
@@ -30,6 +31,31 @@ class VerificationBudgetTest {
         assertTrue(b.take(2, 3 * MS));
         assertFalse(b.take(2, 3 * MS));
         assertEquals(cap + b.perSlot() + 3, b.spent(2));
+    }
+
+    @Test
+    void aCertificateIsPaidWholeOrRefusedWholeSoThatItsRetriesSaveUp() {
+        VerificationBudget b = new VerificationBudget(3, 0, 1, 16, 8, 0);
+        while (b.take(1, 0)) {
+            // spend the cap
+        }
+        long now = 0;
+        for (int retry = 0; retry < 10; retry++) { // a certificate of 2 shares asked for again every millisecond
+            now += 1_000_000;
+            if (b.take(1, now, 2)) {
+                return; // the tokens of two milliseconds paid for it
+            }
+        }
+        fail("a two-share certificate retried for 10 ms was never paid for: each retry spent the token it had saved");
+    }
+
+    @Test
+    void aRefusedReservationTakesNothing() {
+        VerificationBudget b = new VerificationBudget(3, 0, 1, 16, 8, 0);
+        long cap = b.cap();
+        assertFalse(b.take(2, 0, (int) cap + 1));
+        assertTrue(b.take(2, 0, (int) cap), "the refused reservation left every token");
+        assertFalse(b.take(2, 0));
     }
 
     @Test
