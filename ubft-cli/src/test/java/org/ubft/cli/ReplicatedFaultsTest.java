@@ -430,41 +430,6 @@ class ReplicatedFaultsTest {
         assertConsistent(requests, r[0], r[1]);
     }
 
-    /**
-     * A follower killed (f = 1, within tolerance): from then on the fast path (every replica's votes) fails for every
-     * slot, and the survivors must not wait out a timeout per slot for it (issue "Faults within tolerance", 4: one
-     * crashed replica cost 10 to 40 times the throughput). Before, each slot waited the slow-path timeout before its
-     * CERTIFY, each PREPARE and COMMIT CTBcast's signing timeout, and each request the leader's timeout for the dead
-     * follower's echo; now the first timeout puts a replica in the eager slow path (Replica.eagerSlowPath) until a
-     * slot decides on the fast path again. Counted, not timed: {@code slow_path_timeouts} (slots whose slow path a
-     * timeout started) and {@code echo_timeouts} (requests proposed after the echo timeout) stay a small share of the
-     * slow-path slots and of the requests; they were nearly all of them.
-     */
-    @Test
-    void aCrashedFollowerCostsNoTimeoutPerSlot() throws InterruptedException {
-        Path file = cluster("tcp");
-        int[] r = startCluster(file, "fast");
-        int requests = 2_000;
-        Outcome outcome = run(file, requests, i -> {
-            if (i == 200) {
-                processes.kill(r[2]);
-                log.println("killed replica-2 (kill -9) before request " + i);
-            }
-        });
-        quietThenStop();
-        assertAllAnswered(outcome, requests);
-        assertConsistent(requests, r[0], r[1]);
-        for (int i = 0; i < 2; i++) {
-            Counters c = counters(r[i]);
-            long slow = c.get("slow_path");
-            assertTrue(slow >= (requests - 200) / 8, "the slots after the kill go the slow path: " + c.line());
-            assertTrue(c.get("slow_path_timeouts") <= slow / 4, "a slow-path timeout per slot: " + c.line());
-            assertTrue(c.get("slow_path_early") >= slow / 2, "slots certified on endorsement: " + c.line());
-        }
-        Counters leader = counters(r[0]);
-        assertTrue(leader.get("echo_timeouts") <= requests / 4, "an echo timeout per request: " + leader.line());
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"shm", "tcp"})
     void killingOneMemoryNodeHasNoEffectOnCorrectness(String fabric) throws InterruptedException {

@@ -17,9 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (57, 2301 and 3891 also without the client's retransmissions to every replica); {@code adversary-random} 32070 (a
  * follower sealing view 2 waited for good for the leader's CERTIFY share of it: the leader had sealed on certifying,
  * before its own share came back over the loopback, so it never held it to answer CERTIFICATE_REQUEST) fails unless
- * {@code Replica.certify} holds its own share at once; {@code twins-random} 3713 (a replica cut off until GST followed
- * the others' views one timeout at a time while they waited for it to lead the later view, and the timeouts doubled
- * before GST kept the correct replicas apart for 160 ms) fails without {@code Replica.leaderLeft}.
+ * {@code Replica.certify} holds its own share at once.
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -36,7 +34,6 @@ class LivenessRegressionTest {
         "twins-random, 2415",
         "twins-random, 3891",
         "adversary-random, 32070",
-        "twins-random, 3713",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {
         RegressionRuns.assertServed(name, seed);

@@ -126,18 +126,6 @@ public final class Replica {
      * does not sign every slot its fast path would have decided a little later.
      */
     private final AdaptiveTimeout slowPathTimeout;
-    /**
-     * Whether this replica certifies each slot as it endorses it (Algorithm 2, line 22 sent with line 21, as the paper
-     * does) instead of after the slow-path timeout: set when that timeout fired for a slot or a slot was decided on
-     * the slow path, cleared when a slot is decided on the fast path. With a replica crashed or cut off, the fast path (every replica's WILL_COMMIT) fails
-     * for every slot, and waiting out the timeout for each one cost most of the degraded cluster's throughput; the
-     * fast path still runs beside it, so a returning replica ends the mode with the first fast decision. Safety does
-     * not depend on when a replica certifies (Lemmas B.1-B.5 hold for any schedule of CERTIFY after endorsement): the
-     * timeout is the paper's implementation's way to save the signature (§4.2), nothing more. CTBcast signs each of
-     * this replica's messages at once meanwhile ({@link ReplicaOutput#signEagerly}), for the same reason one level
-     * down: its fast path needs every replica's LOCKED.
-     */
-    private boolean eagerSlowPath;
     private final long[] wcView;
     private final long[] wcMask;
     private final long[] wmView;
@@ -824,9 +812,6 @@ public final class Replica {
                     break;
                 }
                 stages.record(StageLatencies.Stage.ECHO, now - pending.arrival(c, k));
-                if (!eagerSlowPath && !pending.signed(c, k) && (pending.echoes(c, k) & everyFollower) != everyFollower) {
-                    counters.echoTimeouts++; // proposed after waiting out the missing echo's timeout
-                }
                 send.putBytes(at + bytes, pending.buffer(), pending.offset(c, k), len);
                 bytes += len;
                 count++;
@@ -840,16 +825,13 @@ public final class Replica {
     }
 
     /**
-     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while (at
-     * once while the fast path is failing, {@link #eagerSlowPath}: the follower whose echo is missing is the one whose
-     * votes are, and only the fast path needs every follower to hold the request); an echo counts only if it names
-     * the request held here ({@link PendingRequests#echoes}).
+     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while;
+     * an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
      */
     private boolean ready(int c, long k, long now, long everyFollower) {
         long echoes = pending.echoes(c, k) & everyFollower;
         return pending.signed(c, k) || echoes == everyFollower
-            || ((eagerSlowPath || now - pending.arrival(c, k) >= config.slowPathTimeoutNanos())
-                && Long.bitCount(echoes) >= f);
+            || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
     }
 
     /** Algorithm 2, line 18: CTBcast-dlvr ⟨PREPARE, v, s, r⟩ from p. */
@@ -926,15 +908,11 @@ public final class Replica {
             // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises
             certify(s);
         }
-        if (sentCertify[i] != view && (eagerSlowPath || matchingShares(i, prepDigest, i * DIGEST_BYTES) > 0)) {
-            // eagerSlowPath: the fast path is failing, so the slow path starts now (slowPathEarly). Otherwise, a peer's
-            // CERTIFY for this PREPARE came before this replica could endorse it (its client's request came
+        if (sentCertify[i] != view && matchingShares(i, prepDigest, i * DIGEST_BYTES) > 0) {
+            // a peer's CERTIFY for this PREPARE came before this replica could endorse it (its client's request came
             // late): that peer started the slow path, which onCertify answers with this replica's CERTIFY only for an
             // endorsed slot. Answer it now, or that peer's WILL_COMMIT promise (kept through a seal, §5.4) may wait
             // for a COMMIT nobody sends (lagging-follower-partner-crash-cpu).
-            if (eagerSlowPath) {
-                counters.slowPathEarly++;
-            }
             certify(s);
             maybeCommit(s);
         }
@@ -1319,10 +1297,8 @@ public final class Replica {
         counters.decidedSlots++;
         if (fast) {
             counters.fastDecisions++;
-            eagerSlowPath(false);
         } else {
             counters.slowDecisions++;
-            eagerSlowPath(true); // also where a peer started the slow path (a follower answers the leader's CERTIFY)
         }
         viewChangeAttempts = 0;
         executeReady();
@@ -2221,13 +2197,7 @@ public final class Replica {
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window && s < nextExec + 4L * config.pipeline(); s++) {
             int i = slot(s);
             if (slotNo[i] == s && prepView[i] == view && endorsed[i] && !decided[i] && sentCertify[i] != view
-                && (eagerSlowPath || now - prepTime[i] >= slowPathTimeout.nanos())) {
-                if (eagerSlowPath) {
-                    counters.slowPathEarly++; // endorsed before the mode began
-                } else {
-                    counters.slowPathTimeouts++;
-                    eagerSlowPath(true);
-                }
+                && now - prepTime[i] >= slowPathTimeout.nanos()) {
                 certify(s);
                 maybeCommit(s);
                 work++;
@@ -2235,9 +2205,6 @@ public final class Replica {
         }
         if (changingView || fetching) {
             return work;
-        }
-        if (leaderLeft()) {
-            return work + complain(now, config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5));
         }
         // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
         // replicas that entered views at different times come to overlap in one; requests wait for the NEW_VIEW)
@@ -2285,31 +2252,6 @@ public final class Replica {
             }
         }
         return work;
-    }
-
-    /** Enters or leaves the mode of {@link #eagerSlowPath}, CTBcast's eager signing with it. */
-    private void eagerSlowPath(boolean on) {
-        if (eagerSlowPath != on) {
-            eagerSlowPath = on;
-            out.signEagerly(on);
-        }
-    }
-
-    /**
-     * Whether the leader of this replica's view sealed a later view (its SEAL_VIEW came through its CTBcast stream):
-     * then this replica complains about the view at once (Algorithm 3, line 1) instead of waiting out the view's
-     * timeout. Why it is sound: a correct replica never leads a view it left (it seals only upwards, Algorithm 3
-     * lines 3-6), so the view can no longer get a NEW_VIEW or a PREPARE from a correct leader; only the leader itself
-     * can trigger this, which a Byzantine leader could match by falling silent; and a complaint is a vote, so the
-     * view still changes only once f+1 replicas complained (the leader's seal counts as its own, {@link
-     * #leftLowerViews}). Why it is needed: a replica that was cut off until GST follows the others' views one
-     * timeout at a time (it holds f replicas' seals of a later view, not f+1) while the others wait in the later view
-     * for it to lead; with the timeouts doubled before GST, the correct replicas overlapped in no view for 160 ms
-     * after GST (twins-random seed 3713).
-     */
-    private boolean leaderLeft() {
-        int leader = checks.leader(view);
-        return leader != self && peers[leader].view > view;
     }
 
     /**

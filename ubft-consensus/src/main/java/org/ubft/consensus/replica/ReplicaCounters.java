@@ -39,12 +39,6 @@ public final class ReplicaCounters {
     long emptySlots;
     long fastDecisions;
     long slowDecisions;
-    /** Slots whose slow path this replica started because the slow-path timeout fired (see slowPathEarly). */
-    long slowPathTimeouts;
-    /** Slots this replica certified on endorsing them, while the fast path was failing (Replica's eagerSlowPath). */
-    long slowPathEarly;
-    /** Requests this leader proposed after waiting the slow-path timeout for a follower's echo (Echo Req, §5.4). */
-    long echoTimeouts;
     long executedRequests;
     long duplicateRequests;
     long viewChanges;
@@ -94,24 +88,6 @@ public final class ReplicaCounters {
 
     public long slowDecisions() {
         return slowDecisions;
-    }
-
-    /** Slots whose slow path started because the slow-path timeout fired: the fast path had not decided them. */
-    public long slowPathTimeouts() {
-        return slowPathTimeouts;
-    }
-
-    /**
-     * Slots certified on endorsing them (Algorithm 2, line 22, sent with line 21's WILL_CERTIFY as the paper does),
-     * because the fast path of an earlier slot had timed out and none decided fast since.
-     */
-    public long slowPathEarly() {
-        return slowPathEarly;
-    }
-
-    /** Requests proposed after waiting the slow-path timeout for a follower's echo that did not come. */
-    public long echoTimeouts() {
-        return echoTimeouts;
     }
 
     public long executedRequests() {
@@ -202,8 +178,6 @@ public final class ReplicaCounters {
     @Override
     public String toString() {
         return "decided_slots=" + decidedSlots + " empty_slots=" + emptySlots + " fast=" + fastDecisions + " slow=" + slowDecisions
-            + " slow_path_timeouts=" + slowPathTimeouts + " slow_path_early=" + slowPathEarly
-            + " echo_timeouts=" + echoTimeouts
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps

@@ -22,14 +22,6 @@ public interface ReplicaOutput {
     }
 
     /**
-     * Whether CTBcast should sign each of this replica's messages as it broadcasts it (on) or only after its slow-path
-     * timeout (off, the default): on while this replica's consensus fast path is failing (a replica down), so that
-     * CTBcast's slow path need not wait out a timeout per message either. Nothing by default.
-     */
-    default void signEagerly(boolean on) {
-    }
-
-    /**
      * This replica's SUMMARY at CTBcast identifier {@code k} formed (Algorithm 4, line 8): the runtime keeps the latest
      * with the messages after it, so that a restart goes on with the stream ({@link Replica#recoverOwnStream}).
      * Nothing by default.

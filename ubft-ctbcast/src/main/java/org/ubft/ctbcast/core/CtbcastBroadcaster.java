@@ -52,8 +52,6 @@ public final class CtbcastBroadcaster {
     private long nextTimer = 1;
     private long allDeliveredK;
     private boolean retryWanted;
-    /** {@link #signEagerly}: in {@link CtbcastConfig.SignedMode#AFTER_TIMEOUT}, sign each message with its LOCK. */
-    private boolean eager;
 
     CtbcastBroadcaster(CtbcastReplica replica) {
         this.replica = replica;
@@ -110,7 +108,7 @@ public final class CtbcastBroadcaster {
         deadline[s] = replica.clock().nanoTime() + config.slowPathTimeoutNanos();
         replica.sendLock(me, k, ringMessage, s * maxMessage, length); // line 3
         replica.receiver(me).onLock(k, ringMessage, s * maxMessage, length);
-        if ((eager || config.signedMode() == CtbcastConfig.SignedMode.IMMEDIATELY) && ringK[s] == k) {
+        if (config.signedMode() == CtbcastConfig.SignedMode.IMMEDIATELY && ringK[s] == k) {
             requestSign(s); // line 4
         }
         return k;
@@ -129,22 +127,6 @@ public final class CtbcastBroadcaster {
         if (k > allDeliveredK) {
             allDeliveredK = Math.min(k, lastK);
         }
-    }
-
-    /**
-     * While {@code on}, each message is signed and its SIGNED sent with its LOCK (line 4 at once, as Algorithm 1 prints
-     * it), whatever the {@link CtbcastConfig.SignedMode}: for the layer above when it knows the fast path (every
-     * replica's LOCKED) is failing, a replica being down, so that receivers need not wait out a timeout per message.
-     * Signing earlier changes nothing a receiver may deliver (Lemma A.2 holds for any time of line 4); it only costs
-     * the signature the timeout would have saved.
-     */
-    public void signEagerly(boolean on) {
-        eager = on;
-    }
-
-    /** Whether {@link #signEagerly} is on. */
-    public boolean signsEagerly() {
-        return eager;
     }
 
     /** Sends SIGNED(k) now if k is still among the last t broadcasts and not yet signed. */

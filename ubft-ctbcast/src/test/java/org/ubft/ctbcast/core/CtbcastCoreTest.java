@@ -368,24 +368,6 @@ class CtbcastCoreTest {
     }
 
     @Test
-    void signedWithLockWhileTheLayerAboveAsksForEagerSigning() {
-        CtbcastReplica b = broadcasterCore(config);
-        byte[] m = message(20, 4);
-        b.broadcaster().signEagerly(true);
-        b.broadcast(new UnsafeBuffer(m), 0, m.length);
-        settle();
-        assertEquals(1, sentOfType(CtbcastMessage.SIGNED), "signed before any timeout");
-        assertArrayEquals(broadcasterKeys.signed(1, m), sent.get(sent.size() - 1));
-        b.broadcaster().signEagerly(false);
-        b.broadcast(new UnsafeBuffer(m), 0, m.length);
-        settle();
-        assertEquals(1, sentOfType(CtbcastMessage.SIGNED), "back to signing after the timeout");
-        now[0] = 50_000;
-        settle();
-        assertEquals(2, sentOfType(CtbcastMessage.SIGNED));
-    }
-
-    @Test
     void signedWithLockInImmediateMode() {
         CtbcastReplica b = broadcasterCore(new CtbcastConfig(N, T, 100, 16, SignedMode.IMMEDIATELY, 50_000, 0));
         byte[] m = message(20, 4);
