@@ -133,9 +133,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                     + " stream across restarts");
             }
             counters = node::countersLine;
-            if (statusEveryMillis > 0) {
-                agent = withStatus(node, statusEveryMillis, out);
-            }
+            agent = withStatus(node, statusEveryMillis, out);
         }
         AgentRunner runner = new AgentRunner(idle, e -> {
             failure.compareAndSet(null, e);
@@ -157,15 +155,30 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         return 0;
     }
 
-    /** {@code node} that also prints its counters line as a status line every {@code millis}, on its own thread. */
+    /**
+     * {@code node} that logs each view it enters ('replica-N view V at TIME: leader replica-L, ...', for the operator:
+     * a view change is a suspected or replaced leader) and, with {@code millis > 0}, also prints its counters line as a
+     * status line every {@code millis}, on its own thread.
+     */
     private static Agent withStatus(ReplicaNode node, long millis, PrintWriter out) {
         long period = millis * 1_000_000L;
         return new Agent() {
             private long next = System.nanoTime() + period;
+            private long view = node.replica().view();
 
             @Override
             public int doWork() {
                 int work = node.doWork();
+                var replica = node.replica();
+                if (replica.view() != view) {
+                    view = replica.view();
+                    out.println("replica-" + replica.self() + " view " + view + " at " + java.time.Instant.now()
+                        + ": leader replica-" + replica.leader() + ", executed_up_to=" + replica.executedUpTo());
+                    out.flush();
+                }
+                if (period <= 0) {
+                    return work;
+                }
                 long now = System.nanoTime();
                 if (now - next >= 0) {
                     next = now + period;

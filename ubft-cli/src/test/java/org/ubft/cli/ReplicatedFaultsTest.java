@@ -97,7 +97,7 @@ class ReplicatedFaultsTest {
     }
 
     /** What the client saw. */
-    private record Outcome(int acknowledged, List<String> failures, long elapsedMillis) {
+    private record Outcome(int acknowledged, List<String> failures, long elapsedMillis, long maxLatencyMillis) {
     }
 
     /**
@@ -110,6 +110,7 @@ class ReplicatedFaultsTest {
             .withInvokeTimeout(Duration.ofSeconds(30))
             .withRetransmission(Duration.ofMillis(50), Duration.ofMillis(400)).withIdleStrategy(config::newIdleStrategy);
         AtomicInteger acknowledged = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong maxLatency = new java.util.concurrent.atomic.AtomicLong();
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         SplittableRandom random = new SplittableRandom(42);
         long t0 = System.nanoTime();
@@ -127,7 +128,9 @@ class ReplicatedFaultsTest {
                 byte[] request = request(i, random);
                 window.acquire();
                 int number = i;
+                long sent = System.nanoTime();
                 client.invokeAsync(request).whenComplete((reply, error) -> {
+                    maxLatency.accumulateAndGet(System.nanoTime() - sent, Math::max);
                     if (error != null) {
                         failures.add("request " + number + " failed: " + error);
                     } else if (!Arrays.equals(reply, reversed(request))) {
@@ -147,8 +150,10 @@ class ReplicatedFaultsTest {
             progress.shutdownNow();
         }
         long elapsed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
-        log.printf("client: %d of %d requests acknowledged in %d ms%n", acknowledged.get(), requests, elapsed);
-        return new Outcome(acknowledged.get(), new ArrayList<>(failures), elapsed);
+        log.printf("client: %d of %d requests acknowledged in %d ms, the longest after %d ms%n", acknowledged.get(),
+            requests, elapsed, TimeUnit.NANOSECONDS.toMillis(maxLatency.get()));
+        return new Outcome(acknowledged.get(), new ArrayList<>(failures), elapsed,
+            TimeUnit.NANOSECONDS.toMillis(maxLatency.get()));
     }
 
     /** Request i: its number in ASCII, then random bytes; no two requests are equal. */

@@ -2602,10 +2602,11 @@ public final class Replica {
             certify(s); // the asker is on the slow path of a slot this replica endorsed: as on its CERTIFY
         }
         int held = matchingShares(i, v, digest2, 0);
-        if (held == 0 && v < view && displacedOwn.holds(i, v, s, digest2, 0)) {
+        int displaced = held == 0 && v < view ? displacedOwn.find(i, v, s, digest2, 0) : -1;
+        if (displaced >= 0) {
             // this replica's own share of a view it left, displaced by a later view's (DisplacedOwnShares)
             writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES).u8(1)
-                .u16(self).bytes(displacedOwn.signatures(), displacedOwn.signatureOffset(i), SIGNATURE_BYTES);
+                .u16(self).bytes(displacedOwn.signatures(), displacedOwn.signatureOffset(displaced), SIGNATURE_BYTES);
             out.send(from, send, 0, writer.length());
             return;
         }
@@ -2977,6 +2978,11 @@ public final class Replica {
 
     public int self() {
         return self;
+    }
+
+    /** The leader of this replica's view (Algorithm 2: view mod n). */
+    public int leader() {
+        return checks.leader(view);
     }
 
     public long view() {
