@@ -77,11 +77,6 @@ final class DisplacedOwnShares {
         return -1;
     }
 
-    /** Whether {@link #find} finds the share. */
-    boolean holds(int i, long v, long s, byte[] d, int dAt) {
-        return find(i, v, s, d, dAt) >= 0;
-    }
-
     /** The kept signatures' array; an entry's offset is {@link #signatureOffset}. */
     byte[] signatures() {
         return signature;

@@ -56,22 +56,7 @@ final class VerificationBudget {
 
     /** Takes one token of {@code source} (negative: this replica's own doing, never refused). */
     boolean take(int source, long now) {
-        if (source < 0) {
-            total++;
-            return true;
-        }
-        refill(now);
-        long t = Math.min(cap, tokens[source] + (credit - seen[source]));
-        seen[source] = credit;
-        if (t <= 0) {
-            tokens[source] = t;
-            refused[source]++;
-            return false;
-        }
-        tokens[source] = t - 1;
-        spent[source]++;
-        total++;
-        return true;
+        return take(source, now, 1);
     }
 
     /**
@@ -82,8 +67,9 @@ final class VerificationBudget {
      * was refused at its second, for good (PausesTest LEADER_THEN_FOLLOWER: the lagging replica's SUMMARYs).
      */
     boolean take(int source, long now, int count) {
-        if (source < 0 || count <= 1) {
-            return count <= 0 || take(source, now);
+        if (source < 0) {
+            total += count;
+            return true;
         }
         refill(now);
         long t = Math.min(cap, tokens[source] + (credit - seen[source]));

@@ -23,11 +23,11 @@ class DisplacedOwnSharesTest {
         shares.keep(1, 1, 9, digest, 0, filled(64, 11), 0);
         int oldest = shares.find(1, 0, 9, digest, 0);
         assertTrue(oldest >= 0, "a replica still sealing view 0 needs the view-0 share (adversary-mixed 1832)");
-        assertTrue(shares.holds(1, 1, 9, digest, 0));
+        assertTrue(shares.find(1, 1, 9, digest, 0) >= 0);
         assertTrue(Arrays.equals(shares.signatures(), shares.signatureOffset(oldest),
             shares.signatureOffset(oldest) + 64, filled(64, 10), 0, 64));
-        assertFalse(shares.holds(1, 0, 9, filled(32, 8), 0), "another digest");
-        assertFalse(shares.holds(2, 0, 9, digest, 0), "another table index");
+        assertFalse(shares.find(1, 0, 9, filled(32, 8), 0) >= 0, "another digest");
+        assertFalse(shares.find(2, 0, 9, digest, 0) >= 0, "another table index");
     }
 
     @Test
@@ -36,7 +36,7 @@ class DisplacedOwnSharesTest {
         byte[] digest = filled(32, 7);
         shares.keep(1, 0, 9, digest, 0, filled(64, 10), 0);
         shares.keep(1, 3, 13, digest, 0, filled(64, 12), 0); // slot 13 took index 1 (the window moved)
-        assertFalse(shares.holds(1, 0, 9, digest, 0));
-        assertTrue(shares.holds(1, 3, 13, digest, 0));
+        assertFalse(shares.find(1, 0, 9, digest, 0) >= 0);
+        assertTrue(shares.find(1, 3, 13, digest, 0) >= 0);
     }
 }

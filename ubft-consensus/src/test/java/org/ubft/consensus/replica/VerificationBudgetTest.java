@@ -50,6 +50,47 @@ class VerificationBudgetTest {
     }
 
     @Test
+    void aCertificateTheSendersTokensCannotCoverIsRefusedWholeThenPaidOnceTheyCome() {
+        VerificationBudget b = new VerificationBudget(3, 0, 1, 16, 8, 0);
+        while (b.take(1, 0)) {
+            // spend replica 1's cap
+        }
+        long[] now = {1_000_000}; // one token since
+        int[] checked = {0};
+        ConsensusCrypto accepting = new ConsensusCrypto() {
+            @Override
+            public void sign(byte[] message, int offset, int length, byte[] signature, int at) {
+            }
+
+            @Override
+            public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
+                checked[0]++;
+                return true;
+            }
+
+            @Override
+            public boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at) {
+                return true;
+            }
+        };
+        ChargedCrypto crypto = new ChargedCrypto(accepting, b, () -> now[0], 3);
+        org.agrona.concurrent.UnsafeBuffer shares = new org.agrona.concurrent.UnsafeBuffer(
+            new byte[2 * org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES]);
+        shares.putShort(0, (short) 0, java.nio.ByteOrder.LITTLE_ENDIAN);
+        shares.putShort(org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES, (short) 2, java.nio.ByteOrder.LITTLE_ENDIAN);
+        byte[] statement = new byte[8];
+        byte[] scratch = new byte[64];
+        crypto.charge(1); // replica 1 relays a certificate of two shares (replicas 0 and 2)
+        assertFalse(ByzantineChecks.validShares(crypto, 3, 2, shares, 0, 2, statement, 8, scratch));
+        assertTrue(crypto.refusedLast(), "refused for want of tokens, not as a bad signature");
+        assertEquals(0, checked[0], "no share checked: the tokens of one are kept");
+        now[0] += 1_000_000; // a second token
+        crypto.charge(1);
+        assertTrue(ByzantineChecks.validShares(crypto, 3, 2, shares, 0, 2, statement, 8, scratch));
+        assertEquals(2, checked[0]);
+    }
+
+    @Test
     void aRefusedReservationTakesNothing() {
         VerificationBudget b = new VerificationBudget(3, 0, 1, 16, 8, 0);
         long cap = b.cap();
