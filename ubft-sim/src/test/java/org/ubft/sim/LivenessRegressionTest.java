@@ -17,7 +17,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (57, 2301 and 3891 also without the client's retransmissions to every replica); {@code adversary-random} 32070 (a
  * follower sealing view 2 waited for good for the leader's CERTIFY share of it: the leader had sealed on certifying,
  * before its own share came back over the loopback, so it never held it to answer CERTIFICATE_REQUEST) fails unless
- * {@code Replica.certify} holds its own share at once.
+ * {@code Replica.certify} holds its own share at once; {@code twins-random} 3713 (a replica cut off until GST followed
+ * the others' views one timeout at a time while they waited for it to lead the later view, and the timeouts doubled
+ * before GST kept the correct replicas apart for 160 ms) fails without {@code Replica.leaderLeft}; {@code
+ * adversary-mixed} 2236 and 1832 (a follower paused across the views a forging leader sealed early stays sealing view
+ * 0, short of the other correct replica's share of a slot it promised: that replica holds it only as a displaced share)
+ * fail, with {@code Replica.leaderLeft}, unless {@code Replica.onCertificateRequest} answers with its displaced own
+ * share besides the others it holds (2236) and {@code DisplacedOwnShares} keeps the oldest displaced share (1832).
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -34,6 +40,9 @@ class LivenessRegressionTest {
         "twins-random, 2415",
         "twins-random, 3891",
         "adversary-random, 32070",
+        "twins-random, 3713",
+        "adversary-mixed, 2236",
+        "adversary-mixed, 1832",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {
         RegressionRuns.assertServed(name, seed);
