@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 /**
- * {@code ubft sim [--seeds N] [--scenario NAME|all|twins-e] [--threads N] [--seed S --trace FILE]}: the deterministic cluster simulator
+ * {@code ubft sim [--seeds N] [--scenario NAME|all|twins-e] [--threads N] [--trace-dir DIR] [--seed S --trace FILE]}: the deterministic cluster simulator
  * (ubft-sim) over named scenarios and seeds. Prints one line per scenario and {@code seeds=N violations=V}; for a
  * failing seed, its violations and the command that replays it with a trace. Exit code 0 without violations, 1 with.
  */
@@ -60,6 +60,11 @@ public final class SimCommand implements Callable<Integer> {
             description = "With --seed and one --scenario: write the run's trace (one line per event) to FILE.")
     private Path trace;
 
+    @Option(names = "--trace-dir", paramLabel = "DIR",
+            description = "Without --seed: write every run's trace to DIR/SCENARIO-SEED.trace (DIR is created), e.g."
+                + " to compare two builds' behaviour seed by seed with diff -r (bin/trace-compare).")
+    private Path traceDir;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Seeds run at once (each run is single-threaded; the report is the same but for wall"
                 + " times). Default: the available processors.")
@@ -96,6 +101,18 @@ public final class SimCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "--trace needs --seed S and one --scenario NAME (a trace is of one run)");
         }
+        if (traceDir != null) {
+            if (seed != null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--trace-dir is for a sweep; with --seed S use --trace FILE");
+            }
+            try {
+                Files.createDirectories(traceDir);
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                    "cannot create the trace directory " + traceDir + ": " + e.getMessage());
+            }
+        }
         int parallel = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (parallel < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1, got " + parallel);
@@ -103,7 +120,7 @@ public final class SimCommand implements Callable<Integer> {
         SeedSweep sweep = new SeedSweep(out, parallel);
         for (Scenario s : chosen) {
             if (seed == null) {
-                sweep.sweep(s, firstSeed, seeds);
+                sweep.sweep(s, firstSeed, seeds, traceDir);
             } else if (trace == null) {
                 sweep.replay(s, seed, null);
             } else {

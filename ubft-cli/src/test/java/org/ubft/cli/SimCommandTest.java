@@ -71,6 +71,23 @@ class SimCommandTest {
         assertTrue(zero.err.contains("--threads must be at least 1, got 0"), zero.toString());
     }
 
+    @Test
+    void aSweepWritesEachRunsTraceToTheTraceDirectoryAsTheOneSeedReplayWritesIt() throws IOException {
+        Path traces = dir.resolve("traces");
+        CommandRun run = CommandRun.of("sim", "--scenario", "leader-crash", "--seeds", "2", "--first-seed", "4",
+            "--threads", "2", "--trace-dir", traces.toString());
+        assertEquals(0, run.exitCode, run.toString());
+        Path one = dir.resolve("one.trace");
+        CommandRun replay = CommandRun.of("sim", "--scenario", "leader-crash", "--seed", "5", "--trace", one.toString());
+        assertEquals(0, replay.exitCode, replay.toString());
+        assertEquals(Files.readString(one), Files.readString(traces.resolve("leader-crash-5.trace")));
+        assertTrue(Files.readString(traces.resolve("leader-crash-4.trace")).contains(" execute pos=0 "));
+        CommandRun withSeed = CommandRun.of("sim", "--scenario", "leader-crash", "--seed", "5", "--trace-dir",
+            traces.toString());
+        assertEquals(2, withSeed.exitCode, withSeed.toString());
+        assertTrue(withSeed.err.contains("--trace-dir is for a sweep; with --seed S use --trace FILE"), withSeed.toString());
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);

@@ -2,8 +2,13 @@ package org.ubft.sim.scenario;
 
 import org.ubft.sim.check.Violation;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -45,12 +50,20 @@ public final class SeedSweep {
 
     /** Runs {@code scenario} with seeds {@code first .. first + count - 1}. */
     public void sweep(Scenario scenario, long first, long count) {
+        sweep(scenario, first, count, null);
+    }
+
+    /**
+     * As {@link #sweep(Scenario, long, long)}, writing each run's trace to {@code traces/NAME-SEED.trace} when
+     * {@code traces} is not {@code null} (a directory that exists): two builds' sweeps then compare with {@code diff -r}.
+     */
+    public void sweep(Scenario scenario, long first, long count, Path traces) {
         long v = 0;
         long u = 0;
         boolean canBeUnknown = false;
         long virtual = 0;
         long wall = 0;
-        for (RunResult r : runs(scenario, first, count)) {
+        for (RunResult r : runs(scenario, first, count, traces)) {
             virtual += r.virtualNanos();
             wall += r.wallNanos();
             if (!r.ok()) {
@@ -69,11 +82,11 @@ public final class SeedSweep {
     }
 
     /** The runs of seeds {@code first .. first + count - 1}, in seed order, {@link #threads} at a time. */
-    private List<RunResult> runs(Scenario scenario, long first, long count) {
+    private List<RunResult> runs(Scenario scenario, long first, long count, Path traces) {
         List<RunResult> results = new ArrayList<>();
         if (threads == 1 || count == 1) {
             for (long seed = first; seed < first + count; seed++) {
-                results.add(Simulator.run(scenario, seed));
+                results.add(run(scenario, seed, traces));
             }
             return results;
         }
@@ -86,7 +99,7 @@ public final class SeedSweep {
             List<Future<RunResult>> futures = new ArrayList<>();
             for (long seed = first; seed < first + count; seed++) {
                 long s = seed;
-                futures.add(pool.submit(() -> Simulator.run(scenario, s)));
+                futures.add(pool.submit(() -> run(scenario, s, traces)));
             }
             for (Future<RunResult> f : futures) {
                 results.add(f.get());
@@ -99,6 +112,18 @@ public final class SeedSweep {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private static RunResult run(Scenario scenario, long seed, Path traces) {
+        if (traces == null) {
+            return Simulator.run(scenario, seed);
+        }
+        Path file = traces.resolve(scenario.name() + "-" + seed + ".trace");
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            return Simulator.run(scenario, seed, w);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the trace " + file, e);
         }
     }
 
