@@ -93,30 +93,13 @@ public final class Replica {
     /** Leader after a NEW_VIEW: the open slots still to re-propose with MustPropose (Algorithm 3, lines 18-19). */
     private long fillNext;
     private long fillEnd;
-    /** A MustPropose slot whose committed batch this leader knows by digest only, and that batch once fetched. */
-    private long fillWaiting = -1;
-    private final byte[] fillWantDigest = new byte[DIGEST_BYTES];
-    private long fillBatchSlot = -1;
-    private UnsafeBuffer fillBatch;
-    private int fillBatchLength;
     private boolean fetching;
     private byte[] ownState;
     private final byte[] ownStateDigest = new byte[DIGEST_BYTES];
     private long ownStateSeq = -1;
 
     // --- slots [checkpointSeq, checkpointSeq + 2W), indexed by slot mod 2W ---
-    private final long[] slotNo;
-    private final long[] prepView;
-    private final byte[] prepDigest;
-    private final int[] prepLength;
-    private final UnsafeBuffer prepBatch;
-    private final boolean[] endorsed;
-    private final long[] prepTime;
-    /** Per slot: when this replica (leader) broadcast its PREPARE, and when the slot was decided (stage times). */
-    private final long[] proposeTime;
-    /** Per slot: the CTBcast identifier of this replica's (the leader's) PREPARE, 0 if none. */
-    private final long[] prepareK;
-    private final long[] decideTime;
+    private final SlotTable slots;
     private final StageLatencies stages = new StageLatencies();
     /** Most the slow-path timeout adapts to, as a multiple of {@link ReplicaConfig#slowPathTimeoutNanos()}. */
     public static final int SLOW_PATH_TIMEOUT_MAX_FACTOR = 8;
@@ -126,38 +109,10 @@ public final class Replica {
      * does not sign every slot its fast path would have decided a little later.
      */
     private final AdaptiveTimeout slowPathTimeout;
-    private final long[] wcView;
-    private final long[] wcMask;
-    private final long[] wmView;
-    private final long[] wmMask;
-    private final long[] sentWillCertify;
-    private final long[] sentWillCommit;
-    private final long[] sentCertify;
-    private final long[] sentCommit;
-    /**
-     * Per slot: the view in which it was proposed again after this replica had decided it (a NEW_VIEW's re-proposal of
-     * a committed value), -1 none. In that view this replica still commits when a peer's COMMIT shows it a certificate
-     * ({@link #adoptCertificate}, {@link #needsOwnCommit}): a peer that lags behind the decision decides the slot with
-     * f+1 COMMITs of one view only (Algorithm 2 line 40), and if a replica is down, this replica's COMMIT is one of them
-     * (twins-e-0993: the lagging replica's certificate came, but a decided slot was never committed again, through two
-     * views).
-     */
-    private final long[] reproposedAfterDecision;
-    /** Per slot index: the view in which a re-proposed decided slot was decided again ({@link #recommitted}). */
-    private final long[] recommittedView;
-    private final long[] batchAskedAt;
-    private final long[] certificateAskedAt;
-    /** Batches known by digest only may be missing (a summary or a NEW_VIEW said so): askForBatches scans. */
-    private boolean batchesByDigest;
-    /** BATCH_REQUESTs answered per replica in the current interval (a requester gets at most W an interval). */
-    private final int[] batchAnswers;
-    private long batchAnswersSince;
-    private final long[] shareView;
-    /** Per share: the slot it certifies (the share arrays are indexed by slot mod table). */
-    private final long[] shareSlot;
-    /** Per (slot, signer): the view + 1 and slot of the CERTIFY last verified, so that none is verified twice. */
-    private final long[] shareTriedView;
-    private final long[] shareTriedSlot;
+    /** Batches and CERTIFY shares known by digest only, fetched from the others (and the answers to them). */
+    private final GapRecovery gaps;
+    /** The CERTIFY shares held, per table entry and signer (Algorithm 2, lines 33-36). */
+    private final CertifyShares shares;
     /** The COMMIT being checked: its view, slot and digest, for {@link #commitShares}. */
     private long commitCheckView;
     private long commitCheckSlot;
@@ -167,12 +122,6 @@ public final class Replica {
      * the slow path cost each replica n(f+1) verifications more than its CERTIFYs).
      */
     private final ByzantineChecks.VerifiedShares commitShares = this::knownShare;
-    private final byte[] shareDigest;
-    private final byte[] shareSig;
-    private final DisplacedOwnShares displacedOwn;
-    private final boolean[] decided;
-    private final int[] decidedLength;
-    private final UnsafeBuffer decidedBatch;
 
     // --- per broadcaster (Algorithm 2, lines 7-12) ---
     private final PeerState[] peers;
@@ -187,28 +136,14 @@ public final class Replica {
     /** A view this replica led before a restart: it does not propose in it again (it forgot what it proposed). */
     private long noProposalsIn = -1;
 
-    // --- clients ---
+    // --- clients: requests held (Echo Req, batches) and executed (replies) ---
+    private final Executor executor;
     private final ClientTable clientTable;
+    private final RequestIntake intake;
     private final PendingRequests pending;
-    private final long[] proposedUpTo;
-    /**
-     * Per client: since when a request ahead of the next one to execute waits (0: none), and the highest such number.
-     * A correct client sends request k only once f+1 replicas answered requests up to k - its pipeline, so holding it
-     * while stalled means this replica is behind the others: it suspects the leader (whose stream it cannot catch up
-     * with, e.g. after the leader's amnesiac restart), with the same timeout as for a request of its own.
-     */
-    private final long[] farAheadSince;
-    private final long[] farAheadNumber;
-    /** Per client: when this replica last executed one of its requests (see {@link #askedAgain}). */
-    private final long[] executedAt;
-    private int roundRobin;
 
     // --- checkpoint shares (CERTIFY-CHECKPOINT), one per signer, each verified when it came ---
-    private final long[] ckSeq;
-    /** Per replica and parity of seq / W: the CERTIFY-CHECKPOINT last verified (the next two checkpoints). */
-    private final long[] ckTried;
-    private final byte[] ckDigest;
-    private final byte[] ckSig;
+    private final CheckpointShares ckShares;
     /** The CHECKPOINT being checked: its sequence number and digest, for {@link #knownCheckpointShares}. */
     private long checkpointCheckSeq;
     private final byte[] checkpointCheckDigest = new byte[DIGEST_BYTES];
@@ -219,35 +154,22 @@ public final class Replica {
      */
     private final ByzantineChecks.VerifiedShares knownCheckpointShares = this::knownCheckpointShare;
 
-    // --- CRTFY_VC received as leader: per (subject, signer) the latest ---
-    private final long[] vcView;
-    /** Per (subject, signer): the view of the CRTFY_VC last verified. */
-    private final long[] vcTried;
-    private final int[] vcLength;
-    private final UnsafeBuffer vcState;
-    private final byte[] vcSig;
-    private final byte[] vcDigest;
+    // --- CRTFY_VC (Algorithm 3, lines 11-16): received as leader, and sent ---
     private final int maxVcStateBytes;
-
-    // --- CRTFY_VC sent, per subject: the latest, to send again while the NEW_VIEW does not come ---
-    private final int maxCrtfyVcBytes;
-    private final UnsafeBuffer crtfyVcSent;
-    private final int[] crtfyVcSentLength;
-    private final long[] crtfyVcSentView;
-    private long crtfyVcResentAt;
+    private final ViewChangeCertificates vcs;
+    private final NewViewCheck newViews;
+    private final SentViewChangeCertificates sentVcs;
 
     private StateTransferPort transfer = StateTransferPort.NONE;
 
     // --- scratch ---
     private final UnsafeBuffer send;
-    private final byte[] statement = new byte[64];
-    private final UnsafeBuffer statementBuffer = new UnsafeBuffer(statement);
+    private final Statements statements = new Statements();
+    private final byte[] statement = statements.bytes();
     private final byte[] digest = new byte[DIGEST_BYTES];
     private final byte[] digest2 = new byte[DIGEST_BYTES];
     private final byte[] signature = new byte[SIGNATURE_BYTES];
-    private final UnsafeBuffer replyView;
     private final UnsafeBuffer emptyBatch = new UnsafeBuffer(new byte[2]);
-    private final UnsafeBuffer batchScratch;
     private long nextTick;
 
     public Replica(ReplicaConfig config, int self, StateMachine app, ConsensusCrypto crypto, ReplicaOutput out,
@@ -275,50 +197,68 @@ public final class Replica {
         this.maxSharesBytes = 1 + n * SHARE_BYTES;
         this.checkpointShares = new UnsafeBuffer(new byte[maxSharesBytes]);
 
-        slotNo = new long[table];
-        Arrays.fill(slotNo, -1);
-        prepView = new long[table];
-        prepDigest = new byte[table * DIGEST_BYTES];
-        prepLength = new int[table];
-        prepBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
-        endorsed = new boolean[table];
-        prepTime = new long[table];
-        proposeTime = new long[table];
+        slots = new SlotTable(window, n, self, maxBatchBytes);
+        shares = slots.shares;
         slowPathTimeout = new AdaptiveTimeout(config.slowPathTimeoutNanos(),
             SLOW_PATH_TIMEOUT_MAX_FACTOR * config.slowPathTimeoutNanos());
-        prepareK = new long[table];
-        decideTime = new long[table];
-        wcView = new long[table];
-        wcMask = new long[table];
-        wmView = new long[table];
-        wmMask = new long[table];
-        sentWillCertify = new long[table];
-        sentWillCommit = new long[table];
-        sentCertify = new long[table];
-        sentCommit = new long[table];
-        reproposedAfterDecision = new long[table];
-        Arrays.fill(reproposedAfterDecision, -1);
-        recommittedView = new long[table];
-        Arrays.fill(recommittedView, -1);
-        batchAskedAt = new long[table];
-        certificateAskedAt = new long[table];
-        batchAnswers = new int[config.n()];
-        shareView = new long[table * n];
-        shareSlot = new long[table * n];
-        shareTriedView = new long[table * n];
-        shareTriedSlot = new long[table * n];
-        shareDigest = new byte[table * n * DIGEST_BYTES];
-        shareSig = new byte[table * n * SIGNATURE_BYTES];
-        displacedOwn = new DisplacedOwnShares(table, DIGEST_BYTES, SIGNATURE_BYTES);
-        decided = new boolean[table];
-        decidedLength = new int[table];
-        decidedBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
 
         peers = new PeerState[n];
         for (int p = 0; p < n; p++) {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
         complaints = new Complaints(n);
+        gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock,
+            new GapRecovery.Host() {
+                @Override
+                public long view() {
+                    return view;
+                }
+
+                @Override
+                public long checkpointSeq() {
+                    return checkpointSeq;
+                }
+
+                @Override
+                public long nextExec() {
+                    return nextExec;
+                }
+
+                @Override
+                public boolean isLeader() {
+                    return Replica.this.isLeader();
+                }
+
+                @Override
+                public long fillNext() {
+                    return fillNext;
+                }
+
+                @Override
+                public void certify(long s) {
+                    Replica.this.certify(s);
+                }
+
+                @Override
+                public void maybeCommit(long s) {
+                    Replica.this.maybeCommit(s);
+                }
+
+                @Override
+                public void acceptPrepare(long s) {
+                    Replica.this.acceptPrepare(s);
+                }
+
+                @Override
+                public void decide(long s, DirectBuffer batch, int offset, int length) {
+                    Replica.this.decide(s, batch, offset, length, false);
+                }
+
+                @Override
+                public boolean needsOwnCommit(int i) {
+                    return Replica.this.needsOwnCommit(i);
+                }
+            });
         summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override
@@ -331,37 +271,35 @@ public final class Replica {
                     afterSummary(p, oldView);
                 }
             });
-        clientTable = new ClientTable(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxReplyBytes());
-        pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes(), n);
-        proposedUpTo = new long[config.clients()];
-        farAheadSince = new long[config.clients()];
-        farAheadNumber = new long[config.clients()];
-        executedAt = new long[config.clients()];
-        ckSeq = new long[n];
-        ckTried = new long[2 * n];
-        ckDigest = new byte[n * DIGEST_BYTES];
-        ckSig = new byte[n * SIGNATURE_BYTES];
+        executor = new Executor(config, self, app, out, counters, clock);
+        clientTable = executor.clientTable();
+        intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor,
+            new RequestIntake.Host() {
+                @Override
+                public long view() {
+                    return view;
+                }
+
+                @Override
+                public void askedAgain(int client) {
+                    Replica.this.askedAgain(client);
+                }
+
+                @Override
+                public void reendorse() {
+                    Replica.this.reendorse();
+                }
+            });
+        pending = intake.pending();
+        ckShares = new CheckpointShares(n, window);
         maxVcStateBytes = PeerState.maxViewChangeStateBytes(window, maxSharesBytes);
-        maxCrtfyVcBytes = 1 + 8 + 4 + maxVcStateBytes + SIGNATURE_BYTES;
-        crtfyVcSent = new UnsafeBuffer(new byte[Math.multiplyExact(n, maxCrtfyVcBytes)]);
-        crtfyVcSentLength = new int[n];
-        crtfyVcSentView = new long[n];
-        Arrays.fill(crtfyVcSentView, -1);
-        vcView = new long[n * n];
-        Arrays.fill(vcView, -1);
-        vcTried = new long[n * n];
-        Arrays.fill(vcTried, -1);
-        vcLength = new int[n * n];
-        vcState = new UnsafeBuffer(new byte[Math.multiplyExact(n * n, maxVcStateBytes)]);
-        vcSig = new byte[n * n * SIGNATURE_BYTES];
-        vcDigest = new byte[n * n * DIGEST_BYTES];
+        sentVcs = new SentViewChangeCertificates(n, 1 + 8 + 4 + maxVcStateBytes + SIGNATURE_BYTES);
+        vcs = new ViewChangeCertificates(n, config.quorum(), maxVcStateBytes);
+        newViews = new NewViewCheck(config, maxVcStateBytes, maxSharesBytes, checks, this.crypto, counters);
         send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
-        batchScratch = new UnsafeBuffer(new byte[maxBatchBytes]);
-        fillBatch = new UnsafeBuffer(new byte[maxBatchBytes]);
-        replyView = new UnsafeBuffer(0, 0);
 
         // Algorithm 2, line 6: the initial checkpoint (Initial, [0, W)), certified by definition.
-        ownState = encodeState();
+        ownState = executor.encodeState();
         ownStateSeq = 0;
         fingerprints.fingerprint(ownState, 0, ownState.length, checkpointDigest, 0);
         System.arraycopy(checkpointDigest, 0, ownStateDigest, 0, DIGEST_BYTES);
@@ -412,60 +350,7 @@ public final class Replica {
 
     /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
     public void onClientRequest(int client, DirectBuffer buffer, int offset, int length) {
-        if (client >= 0 && client < config.clients()) {
-            crypto.chargeClient(client);
-        } else {
-            crypto.charge(-1); // (dropped below, unverified)
-        }
-        int len = ClientWire.requestLength(buffer, offset, length, config.maxRequestBytes());
-        if (len != length || client < 0 || client >= config.clients() || ClientWire.client(buffer, offset) != client) {
-            counters.drop(Drop.BAD_CLIENT_REQUEST);
-            return;
-        }
-        long number = ClientWire.number(buffer, offset);
-        long last = clientTable.lastExecuted(client);
-        if (RequestNumbers.stale(last, number)) {
-            counters.drop(Drop.STALE_SESSION); // an earlier session of the client: never executed any more
-            return;
-        }
-        if (number <= last) {
-            int e = clientTable.cached(client, number); // executed: its reply again (the first may have been lost)
-            if (e >= 0) {
-                sendReply(client, number, clientTable.replies(), clientTable.replyOffset(e), clientTable.replyLength(e));
-                askedAgain(client);
-            }
-            return;
-        }
-        if (number > last + 1) { // ahead of what this replica executed: if it stays behind, it suspects the leader
-            if (farAheadSince[client] == 0) {
-                farAheadSince[client] = clock.nanoTime();
-            }
-            farAheadNumber[client] = Math.max(farAheadNumber[client], number);
-        }
-        if (!RequestNumbers.inWindow(last, number, pending.perClient())) {
-            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed: not kept
-            return;
-        }
-        if (ClientWire.signed(buffer, offset)) {
-            if (pending.holds(client, number) && pending.signed(client, number)) {
-                return; // a retransmission of a request held signed already: nothing to add, nothing to verify
-            }
-            if (!verifyClient(client, buffer, offset)) {
-                counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
-                return;
-            }
-        }
-        boolean fresh = pending.put(client, number, buffer, offset, length, clock.nanoTime());
-        int leader = checks.leader(view);
-        if (fresh && leader != self) {
-            // Echo Req (§5.4): tell the leader this follower holds the request, and which one.
-            writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(client).i64(number)
-                .bytes(pending.identityDigest(), pending.identityDigestOffset(client, number), DIGEST_BYTES);
-            out.send(leader, send, 0, writer.length());
-        }
-        if (fresh) {
-            reendorse();
-        }
+        intake.onClientRequest(client, buffer, offset, length);
     }
 
     /** CTBcast delivered message {@code k} of broadcaster {@code from}, in FIFO order (FifoDelivery). */
@@ -520,7 +405,7 @@ public final class Replica {
 
     /** Algorithm 4, lines 11-16: state[p] was replaced by a summary; act on what it says p did meanwhile. */
     private void afterSummary(PeerState p, long oldView) {
-        batchesByDigest = true; // its commits and prepares carry digests only
+        gaps.expectMissing(); // its commits and prepares carry digests only
         if (p.view > oldView) {
             leftLowerViews(p);
             sendCrtfyVc(p); // as on p's SEAL_VIEW (Algorithm 3, line 11)
@@ -679,17 +564,17 @@ public final class Replica {
         }
         reader.wrap(buffer, offset + 1, length - 1);
         switch (type) {
-            case ConsensusWire.ECHO -> onEcho(buffer, from);
+            case ConsensusWire.ECHO -> intake.onEcho(from, buffer, reader);
             case ConsensusWire.CRTFY_VC -> onCrtfyVc(from, buffer);
             case ConsensusWire.CERTIFY_SUMMARY -> summaries.onCertifySummary(from, buffer, offset, length);
             case ConsensusWire.SUMMARY -> summaries.onSummary(from, buffer, offset, length);
             case ConsensusWire.SUMMARY_REQUEST -> summaries.onSummaryRequest(from, buffer, offset, length);
             case ConsensusWire.SHARES_REQUEST -> summaries.onSharesRequest(from, buffer, offset, length);
-            case ConsensusWire.BATCH_REQUEST -> onBatchRequest(from);
-            case ConsensusWire.BATCH -> onBatch(buffer);
+            case ConsensusWire.BATCH_REQUEST -> gaps.onBatchRequest(from, reader);
+            case ConsensusWire.BATCH -> gaps.onBatch(buffer, reader);
             case ConsensusWire.COMPLAINT -> onComplaint(from);
-            case ConsensusWire.CERTIFICATE_REQUEST -> onCertificateRequest(from);
-            case ConsensusWire.CERTIFICATE -> onCertificate();
+            case ConsensusWire.CERTIFICATE_REQUEST -> gaps.onCertificateRequest(from, reader);
+            case ConsensusWire.CERTIFICATE -> gaps.onCertificate(reader);
             default -> counters.drop(Drop.UNKNOWN_TYPE);
         }
     }
@@ -700,7 +585,7 @@ public final class Replica {
         if (!fetching || seq != checkpointSeq) {
             return;
         }
-        if (!restoreState(state)) {
+        if (!executor.restoreState(state)) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -713,9 +598,7 @@ public final class Replica {
         ownStateSeq = seq;
         transfer.offer(seq, state);
         decisions.checkpoint(seq, checkpointDigest, checkpointShares, 0, checkpointSharesLength, state);
-        for (int c = 0; c < proposedUpTo.length; c++) {
-            proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
-        }
+        intake.skipExecuted();
         executeReady();
     }
 
@@ -769,69 +652,19 @@ public final class Replica {
         }
         while (nextSlot < checkpointSeq + window && nextSlot - nextExec < config.pipeline() && !fetching
             && summaries.mayBroadcast()) {
-            int length = buildBatch(now);
+            int length = intake.buildBatch(now);
             if (length <= 2) {
                 break;
             }
             writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(nextSlot).i32(length)
-                .bytes(batchScratch, 0, length);
-            proposeTime[slot(nextSlot)] = now;
-            prepareK[slot(nextSlot)] = broadcast(writer.length());
+                .bytes(intake.batch(), 0, length);
+            slots.proposeTime[slot(nextSlot)] = now;
+            slots.prepareK[slot(nextSlot)] = broadcast(writer.length());
             nextSlot++;
             counters.proposals++;
             work++;
         }
         return work;
-    }
-
-    /**
-     * Batches proposable requests (round-robin over clients, each client in execution order: the next of its session,
-     * else the first of a later session, {@link RequestNumbers#isNext}); returns the length.
-     */
-    private int buildBatch(long now) {
-        UnsafeBuffer send = batchScratch;
-        int at = 0;
-        int count = 0;
-        int bytes = 2;
-        int clients = config.clients();
-        long everyFollower = ((1L << n) - 1) & ~(1L << self);
-        for (int i = 0; i < clients && count < config.maxBatchRequests(); i++) {
-            int c = (roundRobin + i) % clients;
-            long after = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
-            while (count < config.maxBatchRequests()) {
-                long k = after + 1;
-                if (!pending.holds(c, k) || !ready(c, k, now, everyFollower)) {
-                    // a new session of the client (a restart), also when its old session's next is stuck
-                    k = pending.laterSessionFirst(c, after);
-                    if (k == 0 || !ready(c, k, now, everyFollower)) {
-                        break;
-                    }
-                }
-                int len = pending.length(c, k);
-                if (bytes + len > maxBatchBytes) {
-                    break;
-                }
-                stages.record(StageLatencies.Stage.ECHO, now - pending.arrival(c, k));
-                send.putBytes(at + bytes, pending.buffer(), pending.offset(c, k), len);
-                bytes += len;
-                count++;
-                proposedUpTo[c] = k;
-                after = k;
-            }
-        }
-        roundRobin = (roundRobin + 1) % clients;
-        send.putShort(at, (short) count, ClientWire.ORDER);
-        return count == 0 ? 0 : bytes;
-    }
-
-    /**
-     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while;
-     * an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
-     */
-    private boolean ready(int c, long k, long now, long everyFollower) {
-        long echoes = pending.echoes(c, k) & everyFollower;
-        return pending.signed(c, k) || echoes == everyFollower
-            || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
     }
 
     /** Algorithm 2, line 18: CTBcast-dlvr ⟨PREPARE, v, s, r⟩ from p. */
@@ -840,7 +673,7 @@ public final class Replica {
         long s = reader.i64();
         int length = reader.i32();
         int at = reader.skip(length);
-        if (!reader.complete() || length > maxBatchBytes || !validBatch(buffer, at, length)) {
+        if (!reader.complete() || length > maxBatchBytes || !BatchFormat.valid(config, buffer, at, length)) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -856,7 +689,7 @@ public final class Replica {
             return; // line 20 (a slot of the next window is kept until the checkpoint opens it)
         }
         int i = slot(s);
-        if (decided[i] && !decidedAs(i, digest)) {
+        if (slots.decided[i] && !decidedAs(i, digest)) {
             // a value other than the one decided here: never endorsed (agreement: no correct leader proposes it). A
             // valid NEW_VIEW makes it COMMITTED with the decided value (validPrepare drops the rest), except after a
             // restart of every replica, when no certificate reports a fast-path decision: the recovered decisions
@@ -864,12 +697,12 @@ public final class Replica {
             counters.drop(Drop.INVALID_PREPARE);
             return;
         }
-        prepView[i] = v;
-        prepLength[i] = length;
-        System.arraycopy(digest, 0, prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);
-        prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
-        endorsed[i] = false;
-        prepTime[i] = clock.nanoTime();
+        slots.prepView[i] = v;
+        slots.prepLength[i] = length;
+        System.arraycopy(digest, 0, slots.prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);
+        slots.prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
+        slots.endorsed[i] = false;
+        slots.prepTime[i] = clock.nanoTime();
         if (s < checkpointSeq + window) {
             acceptPrepare(s);
             maybeCommit(s); // a certificate adopted before the PREPARE came
@@ -878,37 +711,37 @@ public final class Replica {
 
     /** Whether the batch decided in the slot at table index i has digest {@code d}. */
     private boolean decidedAs(int i, byte[] d) {
-        fingerprints.fingerprint(decidedBatch, i * maxBatchBytes, decidedLength[i], unsafe(digest2), 0);
+        fingerprints.fingerprint(slots.decidedBatch, i * maxBatchBytes, slots.decidedLength[i], unsafe(digest2), 0);
         return Arrays.equals(digest2, d);
     }
 
     /** Algorithm 2, lines 21-22, once this replica can endorse every request of the batch. */
     private void acceptPrepare(long s) {
         int i = slot(s);
-        if (prepView[i] != view || endorsed[i] || slotNo[i] != s) {
+        if (slots.prepView[i] != view || slots.endorsed[i] || slots.slotNo[i] != s) {
             return;
         }
         PeerState leader = peers[checks.leader(view)];
         boolean committed = view > 0 && leader.mustPropose(s) == PeerState.COMMITTED;
-        if (!committed && !endorsable(i)) {
+        if (!committed && !intake.endorsable(slots.prepBatch, i * maxBatchBytes, slots.prepLength[i])) {
             return; // held until the client's request arrives (Echo Req, §5.4)
         }
-        endorsed[i] = true;
-        prepTime[i] = clock.nanoTime();
-        if (decided[i]) {
+        slots.endorsed[i] = true;
+        slots.prepTime[i] = clock.nanoTime();
+        if (slots.decided[i]) {
             prepared(i); // re-proposed after its decision (a value committed in an earlier view)
-            reproposedAfterDecision[i] = view;
+            slots.reproposedAfterDecision[i] = view;
         }
         if (config.path() == ReplicaConfig.Path.FAST && !changingView) {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(view).i64(s);
-            sentWillCertify[i] = view;
+            slots.sentWillCertify[i] = view;
             out.tbcast(send, 0, writer.length()); // line 21
         } else {
             // line 22; while sealing, no new WILL_CERTIFY: its promise could not be kept past the seal by a fast path
             // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises
             certify(s);
         }
-        if (sentCertify[i] != view && matchingShares(i, prepDigest, i * DIGEST_BYTES) > 0) {
+        if (slots.sentCertify[i] != view && matchingShares(i, slots.prepDigest, i * DIGEST_BYTES) > 0) {
             // a peer's CERTIFY for this PREPARE came before this replica could endorse it (its client's request came
             // late): that peer started the slow path, which onCertify answers with this replica's CERTIFY only for an
             // endorsed slot. Answer it now, or that peer's WILL_COMMIT promise (kept through a seal, §5.4) may wait
@@ -920,31 +753,11 @@ public final class Replica {
         checkCommits(s);
     }
 
-    /** Whether every request in the slot's batch came from its client (to this replica) or is signed by it. */
-    private boolean endorsable(int i) {
-        int at = i * maxBatchBytes;
-        int count = prepBatch.getShort(at, ClientWire.ORDER) & 0xFFFF;
-        int pos = at + 2;
-        for (int r = 0; r < count; r++) {
-            int len = ClientWire.requestLength(prepBatch, pos, prepLength[i] - (pos - at), config.maxRequestBytes());
-            int c = ClientWire.client(prepBatch, pos);
-            long k = ClientWire.number(prepBatch, pos);
-            // executed or stale (numbers order by session, then sequence) needs no proof; execution skips it
-            if (k > clientTable.lastExecuted(c)
-                && !pending.matches(c, k, prepBatch, pos, ClientWire.bodyLength(prepBatch, pos))
-                && !(ClientWire.signed(prepBatch, pos) && verifyClient(c, prepBatch, pos))) {
-                return false;
-            }
-            pos += len;
-        }
-        return true;
-    }
-
     /** A client request arrived: PREPAREs held for want of it may now be endorsed. */
     private void reendorse() {
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window; s++) {
             int i = slot(s);
-            if (slotNo[i] == s && prepView[i] == view && !endorsed[i] && prepLength[i] > 0) {
+            if (slots.slotNo[i] == s && slots.prepView[i] == view && !slots.endorsed[i] && slots.prepLength[i] > 0) {
                 acceptPrepare(s);
             }
         }
@@ -967,8 +780,8 @@ public final class Replica {
             return;
         }
         int i = slot(s);
-        long[] votesView = commit ? wmView : wcView;
-        long[] mask = commit ? wmMask : wcMask;
+        long[] votesView = commit ? slots.wmView : slots.wcView;
+        long[] mask = commit ? slots.wmMask : slots.wcMask;
         if (votesView[i] != v) {
             // One tally per slot. The current view's tally wins over a later view's (kept only while nothing of the
             // current view came, for a replica that entered the view before this one): without this, one vote of a
@@ -989,25 +802,25 @@ public final class Replica {
             return;
         }
         int i = slot(s);
-        if (slotNo[i] != s || prepView[i] != view || !endorsed[i] || changingView) {
+        if (slots.slotNo[i] != s || slots.prepView[i] != view || !slots.endorsed[i] || changingView) {
             return;
         }
         long all = (1L << n) - 1;
         // line 25: WILL_CERTIFY from 2f+1
-        if (wcView[i] == view && wcMask[i] == all && sentWillCertify[i] == view && sentWillCommit[i] != view) {
-            sentWillCommit[i] = view;
+        if (slots.wcView[i] == view && slots.wcMask[i] == all && slots.sentWillCertify[i] == view && slots.sentWillCommit[i] != view) {
+            slots.sentWillCommit[i] = view;
             prepared(i);
-            if (prepareK[i] != 0 && isLeader()) {
-                out.allDelivered(prepareK[i]); // every replica delivered the PREPARE: CTBcast's SIGNED is not needed
-                prepareK[i] = 0;
+            if (slots.prepareK[i] != 0 && isLeader()) {
+                out.allDelivered(slots.prepareK[i]); // every replica delivered the PREPARE: CTBcast's SIGNED is not needed
+                slots.prepareK[i] = 0;
             }
             writer.wrap(send, 0).u8(ConsensusWire.WILL_COMMIT).i64(view).i64(s);
             out.tbcast(send, 0, writer.length()); // line 27
         }
         // line 29: WILL_COMMIT from 2f+1
-        if (wmView[i] == view && wmMask[i] == all && !decided[i]) {
-            decide(s, prepBatch, i * maxBatchBytes, prepLength[i], true); // line 31
-        } else if (wmView[i] == view && wmMask[i] == all && reproposedAfterDecision[i] == view) {
+        if (slots.wmView[i] == view && slots.wmMask[i] == all && !slots.decided[i]) {
+            decide(s, slots.prepBatch, i * maxBatchBytes, slots.prepLength[i], true); // line 31
+        } else if (slots.wmView[i] == view && slots.wmMask[i] == all && slots.reproposedAfterDecision[i] == view) {
             recommitted(i);
         }
     }
@@ -1017,31 +830,26 @@ public final class Replica {
      * certificate (slow path), or the slot was decided (first of these).
      */
     private void prepared(int i) {
-        if (isLeader() && proposeTime[i] != 0) {
-            stages.record(StageLatencies.Stage.PREPARE, clock.nanoTime() - proposeTime[i]);
-            proposeTime[i] = 0;
+        if (isLeader() && slots.proposeTime[i] != 0) {
+            stages.record(StageLatencies.Stage.PREPARE, clock.nanoTime() - slots.proposeTime[i]);
+            slots.proposeTime[i] = 0;
         }
     }
 
     /** Signs and TBcasts CERTIFY for slot s (Algorithm 2, line 22). */
     private void certify(long s) {
         int i = slot(s);
-        if (sentCertify[i] == view || prepView[i] != view || !endorsed[i]) {
+        if (slots.sentCertify[i] == view || slots.prepView[i] != view || !slots.endorsed[i]) {
             return;
         }
-        sentCertify[i] = view;
-        int len = certifyStatement(view, s, prepDigest, i * DIGEST_BYTES);
+        slots.sentCertify[i] = view;
+        int len = statements.certify(view, s, slots.prepDigest, i * DIGEST_BYTES);
         crypto.sign(statement, 0, len, signature, 0);
         // held from now on, not from when TBcast's loopback brings it back: trySeal certifies a promised slot and may
         // seal at once, and the loopback copy would then be of a view left (STALE), so the share of the view sealed
         // was never held here and a peer sealing it could not get it (CERTIFICATE_REQUEST; adversary-random 32070)
-        int share = i * n + self;
-        displaceOwn(share, i, s);
-        shareView[share] = view + 1;
-        shareSlot[share] = s;
-        System.arraycopy(prepDigest, i * DIGEST_BYTES, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
-        System.arraycopy(signature, 0, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-        writer.wrap(send, 0).u8(ConsensusWire.CERTIFY).i64(view).i64(s).bytes(prepDigest, i * DIGEST_BYTES, DIGEST_BYTES)
+        shares.put(i, self, view, s, slots.prepDigest, i * DIGEST_BYTES, signature, 0);
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFY).i64(view).i64(s).bytes(slots.prepDigest, i * DIGEST_BYTES, DIGEST_BYTES)
             .bytes(signature, 0, SIGNATURE_BYTES);
         out.tbcast(send, 0, writer.length());
     }
@@ -1065,39 +873,33 @@ public final class Replica {
             return;
         }
         int i = slot(s);
-        int share = i * n + from;
-        if (shareView[share] == v + 1 && shareSlot[share] == s) {
+        if (shares.holds(i, from, v, s)) {
             return; // held already (its copy in a certificate, or this replica's own): one share per view and slot
         }
-        if (shareTriedView[share] == v + 1 && shareTriedSlot[share] == s && !crypto.holdsVerdict()) {
+        if (shares.tried(i, from, v, s) && !crypto.holdsVerdict()) {
             counters.drop(Drop.DUPLICATE); // a correct replica sends one CERTIFY per view and slot, and it verifies
             return;
         }
         DirectBuffer b = reader.buffer();
         b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
-        int len = certifyStatement(v, s, digest2, 0);
+        int len = statements.certify(v, s, digest2, 0);
         // this replica's own share came back over the loopback, which no other process can write to
         if (from != self) {
-            shareTriedView[share] = v + 1;
-            shareTriedSlot[share] = s;
+            shares.markTried(i, from, v, s);
             if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
                 if (crypto.deferredLast()) {
                     return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
                 }
                 if (crypto.refusedLast()) {
-                    shareTriedView[share] = 0; // not checked: a later copy may be
+                    shares.untried(i, from); // not checked: a later copy may be
                 }
                 counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
                 return;
             }
         }
-        displaceOwn(share, i, s);
-        shareView[share] = v + 1; // +1: 0 means none
-        shareSlot[share] = s;
-        System.arraycopy(digest2, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
-        System.arraycopy(signature, 0, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-        if (s < checkpointSeq + window && prepView[i] == view && endorsed[i]) {
+        shares.put(i, from, v, s, digest2, 0, signature, 0);
+        if (s < checkpointSeq + window && slots.prepView[i] == view && slots.endorsed[i]) {
             certify(s); // keep the promise of WILL_CERTIFY: another replica started the slow path
             maybeCommit(s);
         }
@@ -1106,17 +908,17 @@ public final class Replica {
     /** Algorithm 2, lines 34-36. */
     private void maybeCommit(long s) {
         int i = slot(s);
-        if (sentCommit[i] == view || prepView[i] != view || !canBroadcast()) {
+        if (slots.sentCommit[i] == view || slots.prepView[i] != view || !canBroadcast()) {
             return; // (deferred: retried when a summary unblocks CTBcast)
         }
-        if (matchingShares(i, prepDigest, i * DIGEST_BYTES) < config.quorum()) {
+        if (matchingShares(i, slots.prepDigest, i * DIGEST_BYTES) < config.quorum()) {
             return;
         }
-        sentCommit[i] = view;
+        slots.sentCommit[i] = view;
         prepared(i);
-        writer.wrap(send, 0).u8(ConsensusWire.COMMIT).i64(view).i64(s).i32(prepLength[i])
-            .bytes(prepBatch, i * maxBatchBytes, prepLength[i]).u8(config.quorum());
-        putShares(i, prepDigest, i * DIGEST_BYTES);
+        writer.wrap(send, 0).u8(ConsensusWire.COMMIT).i64(view).i64(s).i32(slots.prepLength[i])
+            .bytes(slots.prepBatch, i * maxBatchBytes, slots.prepLength[i]).u8(config.quorum());
+        putShares(i, slots.prepDigest, i * DIGEST_BYTES);
         broadcast(writer.length());
     }
 
@@ -1128,7 +930,7 @@ public final class Replica {
         int at = reader.skip(length);
         int k = reader.u8();
         int sharesAt = reader.skip(k * SHARE_BYTES);
-        if (!reader.complete() || length > maxBatchBytes || !validBatch(buffer, at, length)) {
+        if (!reader.complete() || length > maxBatchBytes || !BatchFormat.valid(config, buffer, at, length)) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -1147,7 +949,7 @@ public final class Replica {
             counters.drop(Drop.DUPLICATE);
             return;
         }
-        int len = certifyStatement(v, s, digest, 0);
+        int len = statements.certify(v, s, digest, 0);
         commitCheckView = v;
         commitCheckSlot = s;
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt, k, statement, len, signature,
@@ -1170,10 +972,10 @@ public final class Replica {
      */
     private void adoptCertificate(long v, long s, DirectBuffer buffer, int sharesAt, int k) {
         int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
-        if (v != view || i < 0 || sentCommit[i] == view || !needsOwnCommit(i)) {
+        if (v != view || i < 0 || slots.sentCommit[i] == view || !needsOwnCommit(i)) {
             return;
         }
-        keepShares(v, s, i, buffer, sharesAt, k);
+        shares.keep(i, v, s, digest, buffer, sharesAt, k);
         maybeCommit(s);
     }
 
@@ -1183,32 +985,7 @@ public final class Replica {
      * this view (the others may need its COMMIT of this view: {@link #reproposedAfterDecision}).
      */
     private boolean needsOwnCommit(int i) {
-        return !decided[i] || (changingView && sentWillCommit[i] == view) || reproposedAfterDecision[i] == view;
-    }
-
-    /** Keeps {@code k} verified shares at {@code sharesAt} for (v, s, {@link #digest}) that this replica lacks. */
-    private void keepShares(long v, long s, int i, DirectBuffer buffer, int sharesAt, int k) {
-        for (int j = 0; j < k; j++) {
-            int at = sharesAt + j * SHARE_BYTES;
-            int signer = buffer.getShort(at, java.nio.ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
-            int share = i * n + signer;
-            if (shareView[share] == v + 1 && shareSlot[share] == s) {
-                continue; // its CERTIFY came (same digest: CTBcast agreement on the PREPARE, Observation 3)
-            }
-            displaceOwn(share, i, s);
-            shareView[share] = v + 1;
-            shareSlot[share] = s;
-            System.arraycopy(digest, 0, shareDigest, share * DIGEST_BYTES, DIGEST_BYTES);
-            buffer.getBytes(at + 2, shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-        }
-    }
-
-    /** Before share {@code share} (slot s, table index i) is overwritten: this replica's own one of another view is kept. */
-    private void displaceOwn(int share, int i, long s) {
-        if (share - i * n == self && shareView[share] != 0 && shareSlot[share] == s) {
-            displacedOwn.keep(i, shareView[share] - 1, s, shareDigest, share * DIGEST_BYTES, shareSig,
-                share * SIGNATURE_BYTES);
-        }
+        return !slots.decided[i] || (changingView && slots.sentWillCommit[i] == view) || slots.reproposedAfterDecision[i] == view;
     }
 
     /** Algorithm 2, lines 40-41: f+1 COMMITs for the same slot, view and request decide it. */
@@ -1217,31 +994,15 @@ public final class Replica {
             return;
         }
         int i = slot(s);
-        if (decided[i] && slotNo[i] == s) {
-            if (reproposedAfterDecision[i] == view && committedByQuorum(s, view)) {
+        if (slots.decided[i] && slots.slotNo[i] == s) {
+            if (slots.reproposedAfterDecision[i] == view && committedByQuorum(s, view)) {
                 recommitted(i);
             }
             return;
         }
-        for (int a = 0; a < n; a++) {
-            PeerState pa = peers[a];
-            if (!pa.hasCommit(s)) {
-                continue;
-            }
-            int ia = pa.index(s);
-            int matching = 0;
-            for (int b = 0; b < n; b++) {
-                PeerState pb = peers[b];
-                int ib = pb.index(s);
-                if (pb.hasCommit(s) && pb.commitView[ib] == pa.commitView[ia]
-                    && Arrays.equals(pb.commitDigest, ib * 32, ib * 32 + 32, pa.commitDigest, ia * 32, ia * 32 + 32)) {
-                    matching++;
-                }
-            }
-            if (matching >= config.quorum()) {
-                decideWithBatch(s, pa.commitDigest, ia * 32);
-                return;
-            }
+        PeerState pa = CommitQuorum.decided(peers, s, config.quorum());
+        if (pa != null) {
+            decideWithBatch(s, pa.commitDigest, pa.index(s) * DIGEST_BYTES);
         }
     }
 
@@ -1258,42 +1019,35 @@ public final class Replica {
             return;
         }
         int i = slot(s);
-        if (prepLength[i] > 0 && Arrays.equals(prepDigest, i * 32, i * 32 + 32, digests, at, at + 32)) {
-            decide(s, prepBatch, i * maxBatchBytes, prepLength[i], false);
+        if (slots.prepLength[i] > 0 && Arrays.equals(slots.prepDigest, i * 32, i * 32 + 32, digests, at, at + 32)) {
+            decide(s, slots.prepBatch, i * maxBatchBytes, slots.prepLength[i], false);
         }
     }
 
     /** A broadcaster whose COMMIT for slot s carried the batch of digest {@code d[at..]} (a digest fixes the batch). */
     private PeerState commitWithBatch(long s, byte[] d, int at) {
-        for (PeerState q : peers) {
-            int qi = q.index(s);
-            if (q.hasCommit(s) && q.commitLength[qi] >= 0
-                && Arrays.equals(q.commitDigest, qi * 32, qi * 32 + 32, d, at, at + 32)) {
-                return q;
-            }
-        }
-        return null;
+        return CommitQuorum.withBatch(peers, s, d, at);
     }
 
     /** Decide(s, req), triggered once per slot. */
     private void decide(long s, DirectBuffer batch, int offset, int length, boolean fast) {
         int i = slot(s);
-        if (decided[i]) {
+        if (slots.decided[i]) {
             return;
         }
-        decided[i] = true;
-        decideTime[i] = clock.nanoTime();
+        slots.decided[i] = true;
+        slots.decideTime[i] = clock.nanoTime();
         prepared(i); // a re-proposal of a value committed in an earlier view may be decided before it prepares again
-        if (endorsed[i] && prepTime[i] != 0) {
-            stages.record(StageLatencies.Stage.DECIDE, decideTime[i] - prepTime[i]);
+        if (slots.endorsed[i] && slots.prepTime[i] != 0) {
+            stages.record(StageLatencies.Stage.DECIDE, slots.decideTime[i] - slots.prepTime[i]);
             if (fast) {
                 // also when its slow path had started: the fast path's duration is measured all the same (no
                 // ambiguity to avoid, unlike a retransmission's reply), and a too-short timeout learns from it
-                slowPathTimeout.sample(decideTime[i] - prepTime[i]);
+                slowPathTimeout.sample(slots.decideTime[i] - slots.prepTime[i]);
             }
         }
-        decidedLength[i] = length;
-        decidedBatch.putBytes(i * maxBatchBytes, batch, offset, length);
+        slots.decidedLength[i] = length;
+        slots.decidedBatch.putBytes(i * maxBatchBytes, batch, offset, length);
         counters.decidedSlots++;
         if (fast) {
             counters.fastDecisions++;
@@ -1314,8 +1068,8 @@ public final class Replica {
      * view, and a request waiting CENSORSHIP_FACTOR timeouts is suspected regardless.
      */
     private void recommitted(int i) {
-        if (recommittedView[i] != view) {
-            recommittedView[i] = view;
+        if (slots.recommittedView[i] != view) {
+            slots.recommittedView[i] = view;
             lastProgress = clock.nanoTime();
         }
     }
@@ -1324,59 +1078,21 @@ public final class Replica {
     private void executeReady() {
         while (!fetching && nextExec < checkpointSeq + window) {
             int i = slotIndexIfCurrent(nextExec);
-            if (i < 0 || !decided[i]) {
+            if (i < 0 || !slots.decided[i]) {
                 return;
             }
             if (!replaying) {
-                decisions.executing(nextExec, decidedBatch, i * maxBatchBytes, decidedLength[i]); // before its replies
+                decisions.executing(nextExec, slots.decidedBatch, i * maxBatchBytes, slots.decidedLength[i]); // before its replies
             }
-            execute(i);
+            executor.execute(slots, i, intake);
             budget.slotExecuted();
             nextExec++;
             lastProgress = clock.nanoTime();
-            stages.record(StageLatencies.Stage.EXECUTE, lastProgress - decideTime[i]);
+            stages.record(StageLatencies.Stage.EXECUTE, lastProgress - slots.decideTime[i]);
             if (nextExec == checkpointSeq + window && !replaying) {
                 certifyCheckpoint();
             }
         }
-    }
-
-    private void execute(int i) {
-        int at = i * maxBatchBytes;
-        int count = decidedBatch.getShort(at, ClientWire.ORDER) & 0xFFFF;
-        if (count == 0) {
-            counters.emptySlots++;
-        }
-        int pos = at + 2;
-        for (int r = 0; r < count; r++) {
-            int len = ClientWire.requestLength(decidedBatch, pos, decidedLength[i] - (pos - at), config.maxRequestBytes());
-            int c = ClientWire.client(decidedBatch, pos);
-            long k = ClientWire.number(decidedBatch, pos);
-            if (RequestNumbers.isNext(clientTable.lastExecuted(c), k)) { // k = last + 1, or a later session's first
-                int payloadLength = ClientWire.bodyLength(decidedBatch, pos);
-                byte[] payload = new byte[payloadLength];
-                decidedBatch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
-                byte[] reply = app.execute(payload);
-                clientTable.record(c, k, reply);
-                executedAt[c] = clock.nanoTime();
-                counters.executedRequests++;
-                int e = clientTable.cached(c, k);
-                sendReply(c, k, clientTable.replies(), clientTable.replyOffset(e), clientTable.replyLength(e));
-                if (proposedUpTo[c] < k) {
-                    proposedUpTo[c] = k;
-                }
-            } else {
-                // executed already, its predecessor was not, or of an earlier session: at most once, in order
-                counters.duplicateRequests++;
-            }
-            pos += len;
-        }
-    }
-
-    private void sendReply(int client, long number, byte[] reply, int offset, int length) {
-        replyView.wrap(reply, offset, length);
-        int len = ClientWire.putReply(send, 0, self, client, number, replyView, 0, length);
-        out.reply(client, send, 0, len);
     }
 
     // ------------------------------------------------------------------------------------------------ checkpoints
@@ -1384,11 +1100,11 @@ public final class Replica {
     /** Algorithm 2, lines 44-47: sign (state digest, next window) and TBcast it. */
     private void certifyCheckpoint() {
         long seq = checkpointSeq + window;
-        ownState = encodeState();
+        ownState = executor.encodeState();
         ownStateSeq = seq;
         fingerprints.fingerprint(ownState, 0, ownState.length, digest, 0);
         System.arraycopy(digest, 0, ownStateDigest, 0, DIGEST_BYTES);
-        int len = checkpointStatement(seq, digest, 0);
+        int len = statements.checkpoint(seq, digest, 0);
         crypto.sign(statement, 0, len, signature, 0);
         writer.wrap(send, 0).u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(seq).bytes(digest, 0, DIGEST_BYTES)
             .bytes(signature, 0, SIGNATURE_BYTES);
@@ -1415,51 +1131,32 @@ public final class Replica {
             counters.drop(Drop.OUT_OF_WINDOW); // (a replica that far behind catches up from CHECKPOINT messages)
             return;
         }
-        int tried = from * 2 + (int) ((seq / window) & 1);
-        if (ckSeq[from] == seq || (ckTried[tried] == seq && !crypto.holdsVerdict())) {
+        if (ckShares.holds(from, seq) || (ckShares.tried(from, seq) && !crypto.holdsVerdict())) {
             counters.drop(Drop.DUPLICATE); // one share per replica and checkpoint, verified once
             return;
         }
-        ckTried[tried] = seq;
+        ckShares.markTried(from, seq);
         DirectBuffer b = reader.buffer();
         b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
-        int len = checkpointStatement(seq, digest2, 0);
+        int len = statements.checkpoint(seq, digest2, 0);
         if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
             if (crypto.deferredLast()) {
                 return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
             }
             if (crypto.refusedLast()) {
-                ckTried[tried] = 0; // not checked: a later copy may be
+                ckShares.untried(from, seq); // not checked: a later copy may be
             }
             counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
             return;
         }
-        ckSeq[from] = seq;
-        System.arraycopy(digest2, 0, ckDigest, from * 32, 32);
-        System.arraycopy(signature, 0, ckSig, from * 64, 64);
-        int matching = 0;
-        for (int q = 0; q < n; q++) {
-            if (ckSeq[q] == seq && Arrays.equals(ckDigest, q * 32, q * 32 + 32, digest2, 0, 32)) {
-                matching++;
-            }
-        }
-        if (matching < config.quorum()) {
+        ckShares.put(from, seq, digest2, signature);
+        if (ckShares.matching(seq, digest2) < config.quorum()) {
             return;
         }
-        UnsafeBuffer shares = new UnsafeBuffer(new byte[maxSharesBytes]);
-        int count = 0;
-        int pos = 1;
-        for (int q = 0; q < n && count < config.quorum(); q++) {
-            if (ckSeq[q] == seq && Arrays.equals(ckDigest, q * 32, q * 32 + 32, digest2, 0, 32)) {
-                shares.putShort(pos, (short) q, ClientWire.ORDER);
-                shares.putBytes(pos + 2, ckSig, q * 64, 64);
-                pos += SHARE_BYTES;
-                count++;
-            }
-        }
-        shares.putByte(0, (byte) count);
-        maybeCheckpoint(seq, digest2.clone(), shares, 0, pos, otherSigner(shares));
+        UnsafeBuffer certificate = new UnsafeBuffer(new byte[maxSharesBytes]);
+        int length = ckShares.certificate(seq, digest2, config.quorum(), certificate);
+        maybeCheckpoint(seq, digest2.clone(), certificate, 0, length, otherSigner(certificate));
     }
 
     /** Algorithm 2, line 52: CTBcast-dlvr ⟨CHECKPOINT, CΣ⟩ from p. */
@@ -1479,7 +1176,7 @@ public final class Replica {
             counters.drop(Drop.INVALID_CHECKPOINT);
             return;
         }
-        int len = checkpointStatement(seq, cpDigest, 0);
+        int len = statements.checkpoint(seq, cpDigest, 0);
         checkpointCheckSeq = seq;
         System.arraycopy(cpDigest, 0, checkpointCheckDigest, 0, DIGEST_BYTES);
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt + 1, k, statement, len, signature,
@@ -1532,10 +1229,10 @@ public final class Replica {
         checkpointToSend = true;
         sendDeferred(); // line 61
         // the window moved: PREPAREs and votes that arrived early for its slots count now
-        batchesByDigest = true; // and COMMITs that came early, whose certificates were not adopted (askForBatches)
+        gaps.expectMissing(); // and COMMITs that came early, whose certificates were not adopted (askForBatches)
         for (long s = seq; s < seq + window; s++) {
             int i = slot(s);
-            if (slotNo[i] == s) {
+            if (slots.slotNo[i] == s) {
                 acceptPrepare(s);
                 checkFastPath(s);
             }
@@ -1545,19 +1242,6 @@ public final class Replica {
     }
 
     // ------------------------------------------------------------------------------------------------ Algorithm 3
-
-    private void onEcho(DirectBuffer buffer, int from) {
-        int client = reader.i32();
-        long number = reader.i64();
-        int digestAt = reader.skip(DIGEST_BYTES);
-        if (!reader.complete() || client < 0 || client >= config.clients() || number < 1) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        if (RequestNumbers.inWindow(clientTable.lastExecuted(client), number, pending.perClient())) {
-            pending.echo(client, number, from, buffer, digestAt);
-        }
-    }
 
     /**
      * Algorithm 3, line 1, upon suspicion of leader(view), as a vote ({@link Complaints}): COMPLAINT to the others
@@ -1601,7 +1285,7 @@ public final class Replica {
     private void askedAgain(int client) {
         long now = clock.nanoTime();
         long timeout = config.requestTimeoutNanos();
-        if (!changingView && now - executedAt[client] >= timeout && now - suspicionBase >= timeout
+        if (!changingView && now - executor.executedAt(client) >= timeout && now - suspicionBase >= timeout
             && complaints.aboutByOthers(view, self) >= config.quorum() - 1) {
             complain(now, timeout);
         }
@@ -1661,14 +1345,14 @@ public final class Replica {
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
             int i = slot(s);
-            if (slotNo[i] == s && sentWillCertify[i] == view) {
+            if (slots.slotNo[i] == s && slots.sentWillCertify[i] == view) {
                 certify(s); // (once: certify does nothing if sent)
                 maybeCommit(s);
             }
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
             int i = slot(s);
-            if (slotNo[i] == s && sentWillCommit[i] == view && sentCommit[i] != view && !committedByQuorum(s, view)) {
+            if (slots.slotNo[i] == s && slots.sentWillCommit[i] == view && slots.sentCommit[i] != view && !committedByQuorum(s, view)) {
                 return; // line 5: wait
             }
         }
@@ -1676,79 +1360,21 @@ public final class Replica {
         view = targetView;
         budget.progressed();
         fillNext = fillEnd = 0;
-        fillWaiting = -1;
-        fillBatchSlot = -1;
+        gaps.forgetProposals();
         viewEnteredAt = clock.nanoTime();
         suspicionBase = viewEnteredAt;
         counters.viewChanges++;
         sealToSend = true;
         sendDeferred(); // line 6
-        for (int c = 0; c < proposedUpTo.length; c++) {
-            proposedUpTo[c] = clientTable.lastExecuted(c);
-        }
-        echoPending();
+        intake.proposeFromExecuted();
+        intake.echoPending(view);
         tryNewView();
         enterNewView();
     }
 
     /** Whether f+1 replicas' COMMITs for slot s in view v, with one digest, were delivered here (Lemma B.5's quorum). */
     private boolean committedByQuorum(long s, long v) {
-        for (PeerState pa : peers) {
-            if (!pa.hasCommit(s) || pa.commitView[pa.index(s)] != v) {
-                continue;
-            }
-            int ia = pa.index(s);
-            int matching = 0;
-            for (PeerState pb : peers) {
-                int ib = pb.index(s);
-                if (pb.hasCommit(s) && pb.commitView[ib] == v && Arrays.equals(pb.commitDigest, ib * DIGEST_BYTES,
-                    ib * DIGEST_BYTES + DIGEST_BYTES, pa.commitDigest, ia * DIGEST_BYTES, ia * DIGEST_BYTES + DIGEST_BYTES)) {
-                    matching++;
-                }
-            }
-            if (matching >= config.quorum()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * While sealing: the slots whose WILL_COMMIT promise waits for f+1 CERTIFY shares this replica lacks. A share can
-     * be lost before GST (TBcast keeps the last 2t messages only) and the replica that sent it may have sealed and
-     * left the view; it is asked for again (CERTIFICATE_REQUEST, answered from shares of any view still held), once
-     * per retry interval a slot.
-     */
-    private int askForPromisedShares(long now, long retry) {
-        int work = 0;
-        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
-            int i = slotIndexIfCurrent(s);
-            if (i >= 0 && sentWillCommit[i] == view && sentCommit[i] != view && prepView[i] == view
-                && matchingShares(i, prepDigest, i * DIGEST_BYTES) < config.quorum() && !committedByQuorum(s, view)) {
-                System.arraycopy(prepDigest, i * DIGEST_BYTES, digest2, 0, DIGEST_BYTES);
-                work += askForCertificate(s, now, retry);
-            }
-        }
-        return work;
-    }
-
-    /** Echo Req again for every request held, to the leader of the view just entered. */
-    private void echoPending() {
-        int leader = checks.leader(view);
-        if (leader == self) {
-            return;
-        }
-        for (int c = 0; c < config.clients(); c++) {
-            long last = clientTable.lastExecuted(c);
-            for (int e = 0; e < pending.perClient(); e++) {
-                long k = pending.numberAt(c, e); // held and not executed: in the current session's or a later one's
-                if (k > last) {
-                    writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(c).i64(k)
-                        .bytes(pending.identityDigest(), pending.identityDigestOffset(c, k), DIGEST_BYTES);
-                    out.send(leader, send, 0, writer.length());
-                }
-            }
-        }
+        return CommitQuorum.inView(peers, s, v, config.quorum());
     }
 
     /** Algorithm 3, line 8: CTBcast-dlvr ⟨SEAL_VIEW, v⟩ from p. */
@@ -1781,16 +1407,14 @@ public final class Replica {
         writer.wrap(send, stateAt);
         int stateLength = p.encodeForViewChange(writer);
         fingerprints.fingerprint(send, stateAt, stateLength, unsafe(digest), 0);
-        int len = vcStatement(v, p.replica, digest, 0);
+        int len = statements.viewChange(v, p.replica, digest, 0);
         crypto.sign(statement, 0, len, signature, 0);
         writer.wrap(send, 0).u8(ConsensusWire.CRTFY_VC).i64(v).i32(stateLength);
         send.putBytes(stateAt + stateLength, signature, 0, SIGNATURE_BYTES);
         int length = stateAt + stateLength + SIGNATURE_BYTES;
         out.send(checks.leader(v), send, 0, length);
         // kept to be sent again while the view waits for its NEW_VIEW (a point-to-point message can be lost)
-        crtfyVcSent.putBytes(p.replica * maxCrtfyVcBytes, send, 0, length);
-        crtfyVcSentLength[p.replica] = length;
-        crtfyVcSentView[p.replica] = v;
+        sentVcs.keep(p.replica, v, send, 0, length);
     }
 
     /**
@@ -1799,19 +1423,7 @@ public final class Replica {
      * CRTFY_VC lost before GST otherwise left the leader short of f+1 certificates until the view timed out.
      */
     private int resendCrtfyVcs(long now, long retry) {
-        if (now - crtfyVcResentAt < retry) {
-            return 0;
-        }
-        crtfyVcResentAt = now;
-        int sent = 0;
-        int leader = checks.leader(view);
-        for (int q = 0; q < n; q++) {
-            if (crtfyVcSentView[q] == view && peers[q].view == view) {
-                out.send(leader, crtfyVcSent, q * maxCrtfyVcBytes, crtfyVcSentLength[q]);
-                sent++;
-            }
-        }
-        return sent;
+        return sentVcs.resend(now, retry, view, peers, checks.leader(view), out);
     }
 
     /**
@@ -1865,30 +1477,25 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        int e = subject * n + from;
-        if (vcView[e] == v || (vcTried[e] == v && !crypto.holdsVerdict())) {
+        if (vcs.holds(subject, from, v) || (vcs.tried(subject, from, v) && !crypto.holdsVerdict())) {
             counters.drop(Drop.DUPLICATE); // one CRTFY_VC per view, subject and signer, verified once
             return;
         }
-        vcTried[e] = v;
+        vcs.markTried(subject, from, v);
         fingerprints.fingerprint(buffer, stateAt, stateLength, unsafe(digest), 0);
         buffer.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
-        int len = vcStatement(v, subject, digest, 0);
+        int len = statements.viewChange(v, subject, digest, 0);
         if (!crypto.verifyReplicaOrDefer(from, statement, 0, len, signature, 0)) {
             if (crypto.deferredLast()) {
                 return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
             }
             if (crypto.refusedLast()) {
-                vcTried[e] = -1; // not checked: a later copy may be
+                vcs.untried(subject, from); // not checked: a later copy may be
             }
             counters.drop(signatureDrop(Drop.BAD_SIGNATURE));
             return;
         }
-        vcView[e] = v;
-        vcLength[e] = stateLength;
-        vcState.putBytes(e * maxVcStateBytes, buffer, stateAt, stateLength);
-        System.arraycopy(signature, 0, vcSig, e * 64, 64);
-        System.arraycopy(digest, 0, vcDigest, e * 32, 32);
+        vcs.put(subject, from, v, buffer, stateAt, stateLength, digest, signature);
         tryNewView();
     }
 
@@ -1897,52 +1504,11 @@ public final class Replica {
         if (!isLeader() || changingView || newViewSentFor == view || view == 0 || !canBroadcast()) {
             return;
         }
-        int[] chosenSigner = new int[n]; // per subject: a signer whose state f others match, -1 none
-        int subjects = 0;
-        for (int q = 0; q < n; q++) {
-            chosenSigner[q] = -1;
-            for (int a = 0; a < n && chosenSigner[q] < 0; a++) {
-                int ea = q * n + a;
-                if (vcView[ea] != view) {
-                    continue;
-                }
-                int matching = 0;
-                for (int b = 0; b < n; b++) {
-                    int eb = q * n + b;
-                    if (vcView[eb] == view && Arrays.equals(vcDigest, eb * 32, eb * 32 + 32, vcDigest, ea * 32, ea * 32 + 32)) {
-                        matching++;
-                    }
-                }
-                if (matching >= config.quorum()) {
-                    chosenSigner[q] = a;
-                }
-            }
-            if (chosenSigner[q] >= 0) {
-                subjects++;
-            }
-        }
-        if (subjects < config.quorum()) {
+        if (!vcs.certified(view)) {
             return;
         }
         writer.wrap(send, 0).u8(ConsensusWire.NEW_VIEW).i64(view).u8(config.quorum());
-        int written = 0;
-        for (int q = 0; q < n && written < config.quorum(); q++) {
-            int a = chosenSigner[q];
-            if (a < 0) {
-                continue;
-            }
-            int ea = q * n + a;
-            writer.i32(vcLength[ea]).bytes(vcState, ea * maxVcStateBytes, vcLength[ea]).u8(config.quorum());
-            int signers = 0;
-            for (int b = 0; b < n && signers < config.quorum(); b++) {
-                int eb = q * n + b;
-                if (vcView[eb] == view && Arrays.equals(vcDigest, eb * 32, eb * 32 + 32, vcDigest, ea * 32, ea * 32 + 32)) {
-                    writer.u16(b).bytes(vcSig, eb * 64, 64);
-                    signers++;
-                }
-            }
-            written++;
-        }
+        vcs.write(writer, view);
         newViewSentFor = view;
         broadcast(writer.length()); // line 16
     }
@@ -1955,138 +1521,14 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        if (!checks.validNewViewSender(p, v) || c < config.quorum() || c > n) {
-            counters.drop(Drop.INVALID_NEW_VIEW);
+        if (!newViews.accept(p, v, c, buffer, reader)) {
             return;
-        }
-        long subjectsSeen = 0;
-        long bestCheckpoint = -1;
-        int bestCheckpointAt = -1;
-        int[] stateAt = new int[c];
-        int[] stateLength = new int[c];
-        int[] sharesAt = new int[c];
-        int[] shareCount = new int[c];
-        // every cheap check of every certificate first, then the signatures (none verified for a malformed NEW_VIEW)
-        for (int j = 0; j < c; j++) {
-            int length = reader.i32();
-            int at = reader.skip(length);
-            int k = reader.u8();
-            sharesAt[j] = reader.skip(k * SHARE_BYTES);
-            shareCount[j] = k;
-            if (reader.bad() || length < 2 + 8 + 8 + 32 + 2 || length > maxVcStateBytes) {
-                counters.drop(Drop.MALFORMED);
-                return;
-            }
-            int subject = buffer.getShort(at, ClientWire.ORDER) & 0xFFFF;
-            long stateView = buffer.getLong(at + 2, ClientWire.ORDER);
-            if (subject >= n || (subjectsSeen & (1L << subject)) != 0 || stateView != p.view) {
-                counters.drop(Drop.INVALID_NEW_VIEW); // lines 22 and 24
-                return;
-            }
-            subjectsSeen |= 1L << subject;
-            if (embeddedCheckpointShares(buffer, at, length) == EMBEDDED_MALFORMED) {
-                counters.drop(Drop.INVALID_NEW_VIEW);
-                return;
-            }
-            long cpSeq = buffer.getLong(at + 10, ClientWire.ORDER);
-            if (cpSeq > bestCheckpoint) {
-                bestCheckpoint = cpSeq;
-                bestCheckpointAt = at;
-            }
-            stateAt[j] = at;
-            stateLength[j] = length;
-        }
-        if (!reader.complete()) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        for (int j = 0; j < c; j++) {
-            int at = stateAt[j];
-            int subject = buffer.getShort(at, ClientWire.ORDER) & 0xFFFF;
-            fingerprints.fingerprint(buffer, at, stateLength[j], unsafe(digest), 0);
-            int len = vcStatement(v, subject, digest, 0);
-            if (!validShares(buffer, sharesAt[j], shareCount[j], len)
-                || !validEmbeddedCheckpoint(buffer, at, stateLength[j])) {
-                counters.drop(signatureDrop(Drop.INVALID_NEW_VIEW)); // line 23, and the states' checkpoints
-                return;
-            }
-        }
-        // MustPropose (Algorithm 3, lines 25-27) for the open slots of the highest checkpoint
-        p.hasNewView = true; // line 22
-        p.messagesInView++;
-        p.newViewWindowStart = bestCheckpoint;
-        p.newViewCheckpointSeq = bestCheckpoint;
-        buffer.getBytes(bestCheckpointAt + 18, p.newViewCheckpointDigest, 0, DIGEST_BYTES);
-        int sharesLength = buffer.getShort(bestCheckpointAt + 50, ClientWire.ORDER) & 0xFFFF;
-        p.newViewCheckpointSharesLength = sharesLength;
-        p.newViewCheckpointShares.putBytes(0, buffer, bestCheckpointAt + 52, sharesLength);
-        long[] bestView = new long[window];
-        Arrays.fill(bestView, -1);
-        Arrays.fill(p.newViewKind, PeerState.NONE); // Any where no certificate reports a commit (see mustPropose)
-        for (int j = 0; j < c; j++) {
-            int at = stateAt[j];
-            int shares = buffer.getShort(at + 50, ClientWire.ORDER) & 0xFFFF;
-            int pos = at + 52 + shares;
-            int count = buffer.getShort(pos, ClientWire.ORDER) & 0xFFFF;
-            pos += 2;
-            for (int e = 0; e < count; e++, pos += 48) {
-                long s = buffer.getLong(pos, ClientWire.ORDER);
-                long cv = buffer.getLong(pos + 8, ClientWire.ORDER);
-                if (s < bestCheckpoint || s >= bestCheckpoint + window) {
-                    continue;
-                }
-                int idx = (int) (s % window);
-                if (cv > bestView[idx]) {
-                    bestView[idx] = cv;
-                    p.newViewKind[idx] = PeerState.COMMITTED;
-                    buffer.getBytes(pos + 16, p.newViewDigest, idx * 32, 32);
-                }
-            }
         }
         if (v > view) {
             changeView(v); // line 23
         } else {
             enterNewView();
         }
-    }
-
-    private static final int EMBEDDED_MALFORMED = -1;
-
-    /**
-     * A certified replica state's framing (cheap): the offset of its checkpoint certificate's shares, 0 for checkpoint
-     * 0 (certified by definition), or {@link #EMBEDDED_MALFORMED}.
-     */
-    private int embeddedCheckpointShares(DirectBuffer buffer, int at, int length) {
-        Reader r = new Reader().wrap(buffer, at, length);
-        r.u16();
-        r.i64();
-        long seq = r.i64();
-        r.skip(32);
-        int sharesLength = r.u16();
-        int sharesAt = r.skip(sharesLength);
-        int count = r.u16();
-        r.skip(count * 48);
-        if (!r.complete() || seq < 0 || seq % window != 0 || sharesLength < 1 || sharesLength > maxSharesBytes) {
-            return EMBEDDED_MALFORMED; // (the shares are copied into a buffer of maxSharesBytes, even checkpoint 0's)
-        }
-        if (seq == 0) {
-            return 0;
-        }
-        int k = buffer.getByte(sharesAt) & 0xFF;
-        return sharesLength == 1 + k * SHARE_BYTES ? sharesAt : EMBEDDED_MALFORMED;
-    }
-
-    /** Checks the checkpoint certificate of a certified replica state whose framing passed. */
-    private boolean validEmbeddedCheckpoint(DirectBuffer buffer, int at, int length) {
-        int sharesAt = embeddedCheckpointShares(buffer, at, length);
-        if (sharesAt <= 0) {
-            return sharesAt == 0;
-        }
-        long seq = buffer.getLong(at + 10, ClientWire.ORDER);
-        byte[] d = new byte[32];
-        buffer.getBytes(at + 18, d, 0, 32);
-        int len = checkpointStatement(seq, d, 0);
-        return validShares(buffer, sharesAt + 1, buffer.getByte(sharesAt) & 0xFF, len);
     }
 
     /** This replica is in a view whose leader's NEW_VIEW it delivered: Algorithm 3, lines 17-20. */
@@ -2127,14 +1569,14 @@ public final class Replica {
         int offset = 0;
         int length = 2;
         int known = slotIndexIfCurrent(s);
-        if (kind == PeerState.NONE && known >= 0 && decided[known]) {
-            batch = decidedBatch; // Any, and decided here: its value (no other can be decided, Theorem B.6)
+        if (kind == PeerState.NONE && known >= 0 && slots.decided[known]) {
+            batch = slots.decidedBatch; // Any, and decided here: its value (no other can be decided, Theorem B.6)
             offset = known * maxBatchBytes;
-            length = decidedLength[known];
+            length = slots.decidedLength[known];
         } else if (kind == PeerState.NONE) {
-            int built = buildBatch(clock.nanoTime()); // Any: a gap below a committed slot takes waiting requests
+            int built = intake.buildBatch(clock.nanoTime()); // Any: a gap below a committed slot takes waiting requests
             if (built > 2) {
-                batch = batchScratch;
+                batch = intake.batch();
                 length = built;
             }
         } else if (kind == PeerState.COMMITTED) {
@@ -2148,37 +1590,36 @@ public final class Replica {
             }
             if (batch == null) {
                 int i = slot(s);
-                if (slotNo[i] == s && Arrays.equals(prepDigest, i * 32, i * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
-                    batch = prepBatch;
+                if (slots.slotNo[i] == s && Arrays.equals(slots.prepDigest, i * 32, i * 32 + 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
+                    batch = slots.prepBatch;
                     offset = i * maxBatchBytes;
-                    length = prepLength[i];
+                    length = slots.prepLength[i];
                 }
             }
             if (batch == null) {
                 int i = slot(s);
-                if (decided[i]) {
-                    fingerprints.fingerprint(decidedBatch, i * maxBatchBytes, decidedLength[i], unsafe(digest), 0);
+                if (slots.decided[i]) {
+                    fingerprints.fingerprint(slots.decidedBatch, i * maxBatchBytes, slots.decidedLength[i], unsafe(digest), 0);
                     if (Arrays.equals(digest, 0, 32, leader.newViewDigest, idx * 32, idx * 32 + 32)) {
-                        batch = decidedBatch;
+                        batch = slots.decidedBatch;
                         offset = i * maxBatchBytes;
-                        length = decidedLength[i];
+                        length = slots.decidedLength[i];
                     }
                 }
             }
-            if (batch == null && fillBatchSlot == s) {
-                batch = fillBatch; // fetched by digest (onBatch checked it)
-                length = fillBatchLength;
+            if (batch == null && gaps.fetchedForProposal(s)) {
+                batch = gaps.proposalBatch(); // fetched by digest (GapRecovery.onBatch checked it)
+                length = gaps.proposalLength();
             }
             if (batch == null) {
-                fillWaiting = s; // the committed batch is known here by digest only: fetch it (askForBatches)
-                batchesByDigest = true;
-                System.arraycopy(leader.newViewDigest, idx * 32, fillWantDigest, 0, DIGEST_BYTES);
+                // the committed batch is known here by digest only: fetch it (GapRecovery.askForBatches)
+                gaps.wantForProposal(s, leader.newViewDigest, idx * DIGEST_BYTES);
                 return false;
             }
         }
         writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(view).i64(s).i32(length).bytes(batch, offset, length);
-        proposeTime[slot(s)] = clock.nanoTime(); // the re-proposal's PREPARE stage counts like any other
-        prepareK[slot(s)] = broadcast(writer.length());
+        slots.proposeTime[slot(s)] = clock.nanoTime(); // the re-proposal's PREPARE stage counts like any other
+        slots.prepareK[slot(s)] = broadcast(writer.length());
         counters.proposals++;
         return true;
     }
@@ -2186,18 +1627,18 @@ public final class Replica {
     // ------------------------------------------------------------------------------------------------ timers
 
     private int timers(long now) {
-        int work = summaries.timers(now) + askForBatches(now);
+        int work = summaries.timers(now) + gaps.askForBatches(now);
         if (changingView) {
             trySeal();
             if (changingView) {
-                work += askForPromisedShares(now, Math.max(1_000_000, config.slowPathTimeoutNanos()));
+                work += gaps.askForPromisedShares(now, Math.max(1_000_000, config.slowPathTimeoutNanos()));
             }
         }
         // slow path after a timeout (the paper's implementation, §4.2)
         for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window && s < nextExec + 4L * config.pipeline(); s++) {
             int i = slot(s);
-            if (slotNo[i] == s && prepView[i] == view && endorsed[i] && !decided[i] && sentCertify[i] != view
-                && now - prepTime[i] >= slowPathTimeout.nanos()) {
+            if (slots.slotNo[i] == s && slots.prepView[i] == view && slots.endorsed[i] && !slots.decided[i] && slots.sentCertify[i] != view
+                && now - slots.prepTime[i] >= slowPathTimeout.nanos()) {
                 certify(s);
                 maybeCommit(s);
                 work++;
@@ -2241,10 +1682,10 @@ public final class Replica {
                     return work + complain(now, timeout);
                 }
             }
-            if (farAheadSince[c] != 0) {
-                if (farAheadNumber[c] <= last) {
-                    farAheadSince[c] = 0; // caught up
-                } else if (idle && now - Math.max(farAheadSince[c], suspicionBase) >= timeout && behind()) {
+            if (intake.farAheadSince(c) != 0) {
+                if (intake.farAheadNumber(c) <= last) {
+                    intake.caughtUp(c);
+                } else if (idle && now - Math.max(intake.farAheadSince(c), suspicionBase) >= timeout && behind()) {
                     // evidence that this replica is behind, not only a client's numbers: it executes nothing and
                     // waits for a SUMMARY of the leader's stream, or a peer committed a slot it cannot decide. A
                     // request ahead alone may come from a client that left a hole in its numbers, which no leader
@@ -2290,7 +1731,7 @@ public final class Replica {
         }
         for (long s = nextExec; s < checkpointSeq + window; s++) {
             int i = slotIndexIfCurrent(s);
-            if (i >= 0 && decided[i]) {
+            if (i >= 0 && slots.decided[i]) {
                 continue;
             }
             for (PeerState p : peers) {
@@ -2320,7 +1761,7 @@ public final class Replica {
      * @param seq     the kept checkpoint's sequence number (0 with {@code state == null}: none kept)
      * @param digest  its digest (null if none)
      * @param shares  its certificate (a count byte and the shares; null if none)
-     * @param state   its state as {@link #encodeState} wrote it (null if none)
+     * @param state   its state as {@link Executor#encodeState} wrote it (null if none)
      * @param batches the batches of slots {@code seq}, {@code seq + 1}, ..., in order
      * @return slots executed again
      * @throws IllegalStateException if the kept checkpoint does not verify (a store of another cluster, or damaged)
@@ -2332,11 +1773,11 @@ public final class Replica {
             UnsafeBuffer cert = new UnsafeBuffer(shares);
             int k = shares.length > 0 ? shares[0] & 0xFF : 0;
             if (seq % window != 0 || !Arrays.equals(digest2, digest) || shares.length != 1 + k * SHARE_BYTES
-                || !validShares(cert, 1, k, checkpointStatement(seq, digest, 0))) {
+                || !validShares(cert, 1, k, statements.checkpoint(seq, digest, 0))) {
                 throw new IllegalStateException("the kept state of checkpoint " + seq + " does not match the"
                     + " certificate kept with it (f+1 signatures of the cluster's keys)");
             }
-            if (!restoreState(state)) {
+            if (!executor.restoreState(state)) {
                 throw new IllegalStateException("the kept state of checkpoint " + seq + " does not decode");
             }
             checkpointSeq = seq;
@@ -2359,18 +1800,16 @@ public final class Replica {
                     break;
                 }
                 int i = slot(s);
-                decided[i] = true;
-                decidedLength[i] = b.length;
-                decidedBatch.putBytes(i * maxBatchBytes, b);
+                slots.decided[i] = true;
+                slots.decidedLength[i] = b.length;
+                slots.decidedBatch.putBytes(i * maxBatchBytes, b);
                 executeReady();
                 replayed++;
             }
         } finally {
             replaying = false;
         }
-        for (int c = 0; c < proposedUpTo.length; c++) {
-            proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
-        }
+        intake.skipExecuted();
         nextSlot = Math.max(nextSlot, nextExec);
         counters.recoveredSlots = replayed;
         if (nextExec == checkpointSeq + window) {
@@ -2432,7 +1871,7 @@ public final class Replica {
         }
         for (long s = me.checkpointSeq; s < me.checkpointSeq + window; s++) {
             if (me.hasCommit(s) && me.commitView[me.index(s)] == view) {
-                sentCommit[slot(s)] = view; // no second COMMIT for the slot (Algorithm 5 line 11)
+                slots.sentCommit[slot(s)] = view; // no second COMMIT for the slot (Algorithm 5 line 11)
             }
         }
         if (isLeader()) {
@@ -2484,336 +1923,14 @@ public final class Replica {
         }
     }
 
-    /**
-     * A batch this replica knows only by its digest (from a summary, Algorithm 4 line 14: the missed messages): the
-     * digest of f+1 matching COMMITs with no batch here, or of the leader's PREPARE in this view that was never
-     * delivered here. Writes it into {@link #digest2}.
-     */
-    private boolean missingBatch(long s) {
-        if (s == fillWaiting && isLeader() && fillNext == s) {
-            System.arraycopy(fillWantDigest, 0, digest2, 0, DIGEST_BYTES);
-            return true;
-        }
-        int i = slotIndexIfCurrent(s);
-        if (i >= 0 && decided[i]) {
-            return false;
-        }
-        for (PeerState pa : peers) {
-            int ia = pa.index(s);
-            if (!pa.hasCommit(s)) {
-                continue;
-            }
-            int matching = 0;
-            boolean known = false;
-            for (PeerState pb : peers) {
-                int ib = pb.index(s);
-                if (pb.hasCommit(s) && pb.commitView[ib] == pa.commitView[ia]
-                    && Arrays.equals(pb.commitDigest, ib * 32, ib * 32 + 32, pa.commitDigest, ia * 32, ia * 32 + 32)) {
-                    matching++;
-                    known |= pb.commitLength[ib] >= 0;
-                }
-            }
-            if (matching >= config.quorum() && !known) {
-                System.arraycopy(pa.commitDigest, ia * 32, digest2, 0, 32);
-                return true;
-            }
-        }
-        PeerState leader = peers[checks.leader(view)];
-        if (leader.prepared(s, view) && (i < 0 || prepView[i] != view)) {
-            System.arraycopy(leader.prepareDigest, leader.index(s) * 32, digest2, 0, 32);
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Whether some replica COMMITted slot s in this view, known here by digest only (a summary covered its COMMIT,
-     * Algorithm 4 line 14) or come before the window opened (its certificate not adopted then), while this replica has
-     * neither decided s nor the f+1 CERTIFY shares to COMMIT it itself (it missed the CERTIFYs, or could not endorse
-     * the request). The digest goes into {@link #digest2}.
-     */
-    private boolean missingCertificate(long s) {
-        int i = slotIndexIfCurrent(s);
-        if (i >= 0 && (decided[i] || sentCommit[i] == view)) {
-            return false;
-        }
-        for (PeerState pa : peers) {
-            int ia = pa.index(s);
-            if (pa.hasCommit(s) && pa.commitView[ia] == view
-                && (i < 0 || matchingShares(i, pa.commitDigest, ia * DIGEST_BYTES) < config.quorum())) {
-                System.arraycopy(pa.commitDigest, ia * DIGEST_BYTES, digest2, 0, DIGEST_BYTES);
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Asks the others for f+1 CERTIFY shares of (view, s, {@link #digest2}), at most once per retry interval. */
-    private int askForCertificate(long s, long now, long retry) {
-        int i = slot(s);
-        if (certificateAskedAt[i] != 0 && now - certificateAskedAt[i] < retry) {
-            return 0;
-        }
-        certificateAskedAt[i] = now;
-        writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE_REQUEST).i64(view).i64(s).bytes(digest2, 0, DIGEST_BYTES);
-        for (int q = 0; q < n; q++) {
-            if (q != self) {
-                out.send(q, send, 0, writer.length());
-            }
-        }
-        return 1;
-    }
-
     /** The CERTIFY shares held for the slot at table index i in this view over digest {@code d[at..]}. */
     private int matchingShares(int i, byte[] d, int at) {
-        return matchingShares(i, view, d, at);
-    }
-
-    /** The CERTIFY shares held for the slot at table index i in view {@code v} over digest {@code d[at..]}. */
-    private int matchingShares(int i, long v, byte[] d, int at) {
-        int matching = 0;
-        for (int q = 0; q < n; q++) {
-            if (matchingShare(i * n + q, i, v, d, at)) {
-                matching++;
-            }
-        }
-        return matching;
+        return shares.matching(i, view, slots.slotNo[i], d, at, -1);
     }
 
     /** Writes f+1 of this view's shares (u16 signer, signature) at the writer's position: a certificate PΣ. */
     private void putShares(int i, byte[] d, int at) {
-        putShares(i, view, d, at, config.quorum());
-    }
-
-    /** Writes up to {@code max} shares of view {@code v} (u16 signer, signature) at the writer's position. */
-    private void putShares(int i, long v, byte[] d, int at, int max) {
-        int written = 0;
-        for (int q = 0; q < n && written < max; q++) {
-            int share = i * n + q;
-            if (matchingShare(share, i, v, d, at)) {
-                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-                written++;
-            }
-        }
-    }
-
-    private boolean matchingShare(int share, int i, long v, byte[] d, int at) {
-        return shareView[share] == v + 1 && shareSlot[share] == slotNo[i] && Arrays.equals(shareDigest,
-            share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, d, at, at + DIGEST_BYTES);
-    }
-
-    /**
-     * CERTIFICATE_REQUEST for (v, slot, digest): answered with every share of it this replica holds (its own at least,
-     * if it certified), of this view or an earlier one: the asker may be sealing a view this replica left, and need
-     * one more share to keep its WILL_COMMIT promise (Algorithm 3, line 5).
-     */
-    private void onCertificateRequest(int from) {
-        long v = reader.i64();
-        long s = reader.i64();
-        int digestAt = reader.skip(DIGEST_BYTES);
-        if (!reader.complete()) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
-        if (v > view || v < 0 || i < 0 || !answerBudget(from)) {
-            return; // not here (any more), or over this interval's budget: not answered
-        }
-        reader.buffer().getBytes(digestAt, digest2, 0, DIGEST_BYTES);
-        if (v == view && prepView[i] == view && endorsed[i]) {
-            certify(s); // the asker is on the slow path of a slot this replica endorsed: as on its CERTIFY
-        }
-        // the shares of others than the asker (it holds its own), this replica's own one included even where a later
-        // view's displaced it (DisplacedOwnShares): the asker may hold every other share already and need exactly this
-        // one (adversary-mixed 2236: the answer held only the asker's own share, the displaced one was left out)
-        int held = 0;
-        for (int q = 0; q < n; q++) {
-            if (q != from && matchingShare(i * n + q, i, v, digest2, 0)) {
-                held++;
-            }
-        }
-        int displaced = v < view && !matchingShare(i * n + self, i, v, digest2, 0)
-            ? displacedOwn.find(i, v, s, digest2, 0) : -1;
-        int k = held + (displaced >= 0 ? 1 : 0);
-        if (k == 0) {
-            return;
-        }
-        writer.wrap(send, 0).u8(ConsensusWire.CERTIFICATE).i64(v).i64(s).bytes(digest2, 0, DIGEST_BYTES).u8(k);
-        for (int q = 0; q < n; q++) {
-            int share = i * n + q;
-            if (q != from && matchingShare(share, i, v, digest2, 0)) {
-                writer.u16(q).bytes(shareSig, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
-            }
-        }
-        if (displaced >= 0) {
-            writer.u16(self).bytes(displacedOwn.signatures(), displacedOwn.signatureOffset(displaced), SIGNATURE_BYTES);
-        }
-        out.send(from, send, 0, writer.length());
-    }
-
-    /**
-     * CERTIFICATE: shares this replica asked for (one or more, of distinct signers); each verified (unless held
-     * already) and kept as if its CERTIFY had come (Algorithm 2, line 34), and maybe this replica's COMMIT follows
-     * (line 36). Taken only while needed: the slot undecided here without this replica's COMMIT, or a WILL_COMMIT
-     * promise of this view waiting for its COMMIT.
-     */
-    private void onCertificate() {
-        long v = reader.i64();
-        long s = reader.i64();
-        int digestAt = reader.skip(DIGEST_BYTES);
-        int k = reader.u8();
-        int sharesAt = reader.skip(k * SHARE_BYTES);
-        if (!reader.complete() || k < 1 || k > n) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        int i = s < checkpointSeq || s >= checkpointSeq + window ? -1 : slotIndexIfCurrent(s);
-        if (v != view || i < 0 || sentCommit[i] == view || !needsOwnCommit(i)) {
-            return; // not needed (any more)
-        }
-        reader.buffer().getBytes(digestAt, digest, 0, DIGEST_BYTES);
-        int len = certifyStatement(v, s, digest, 0);
-        commitCheckView = v;
-        commitCheckSlot = s;
-        if (!ByzantineChecks.validShares(crypto, n, 1, reader.buffer(), sharesAt, k, statement, len, signature,
-            commitShares)) {
-            counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
-            return;
-        }
-        counters.certificatesFetched++;
-        keepShares(v, s, i, reader.buffer(), sharesAt, k);
-        maybeCommit(s);
-    }
-
-    /** Asks the others for the batches this replica knows only by digest (at most once per retry interval a slot). */
-    private int askForBatches(long now) {
-        if (!batchesByDigest) {
-            return 0;
-        }
-        int work = 0;
-        boolean missing = false;
-        long retry = Math.max(1_000_000, config.slowPathTimeoutNanos());
-        for (long s = Math.max(nextExec, checkpointSeq); s < checkpointSeq + window; s++) {
-            if (missingCertificate(s)) {
-                missing = true;
-                work += askForCertificate(s, now, retry);
-            }
-            if (!missingBatch(s)) {
-                continue;
-            }
-            missing = true;
-            int i = slot(s);
-            if (now - batchAskedAt[i] < retry && batchAskedAt[i] != 0) {
-                continue;
-            }
-            batchAskedAt[i] = now;
-            writer.wrap(send, 0).u8(ConsensusWire.BATCH_REQUEST).i64(s).bytes(digest2, 0, DIGEST_BYTES);
-            for (int q = 0; q < n; q++) {
-                if (q != self) {
-                    out.send(q, send, 0, writer.length());
-                }
-            }
-            work++;
-        }
-        batchesByDigest = missing;
-        return work;
-    }
-
-    /** Whether {@code from} may have one more BATCH or CERTIFICATE answer: a window's worth per interval. */
-    private boolean answerBudget(int from) {
-        long now = clock.nanoTime();
-        if (now - batchAnswersSince >= Math.max(1_000_000, config.slowPathTimeoutNanos())) {
-            batchAnswersSince = now;
-            Arrays.fill(batchAnswers, 0);
-        }
-        return ++batchAnswers[from] <= window;
-    }
-
-    /** Another replica asks for the batch of a slot by digest: answered from what this replica holds. */
-    private void onBatchRequest(int from) {
-        long s = reader.i64();
-        int digestAt = reader.skip(DIGEST_BYTES);
-        if (!reader.complete()) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        if (s < checkpointSeq || s >= checkpointSeq + window || !answerBudget(from)) {
-            return; // not here (any more), or more than a window's worth this interval: not answered
-        }
-        reader.buffer().getBytes(digestAt, digest2, 0, DIGEST_BYTES);
-        DirectBuffer batch = null;
-        int offset = 0;
-        int length = 0;
-        int i = slotIndexIfCurrent(s);
-        if (i >= 0 && prepLength[i] > 0 && Arrays.equals(prepDigest, i * 32, i * 32 + 32, digest2, 0, 32)) {
-            batch = prepBatch;
-            offset = i * maxBatchBytes;
-            length = prepLength[i];
-        } else {
-            PeerState q = commitWithBatch(s, digest2, 0);
-            if (q != null) {
-                batch = q.commitBatch;
-                offset = q.index(s) * maxBatchBytes;
-                length = q.commitLength[q.index(s)];
-            }
-        }
-        if (batch == null && i >= 0 && decided[i]) {
-            fingerprints.fingerprint(decidedBatch, i * maxBatchBytes, decidedLength[i], unsafe(digest), 0);
-            if (Arrays.equals(digest, digest2)) {
-                batch = decidedBatch;
-                offset = i * maxBatchBytes;
-                length = decidedLength[i];
-            }
-        }
-        if (batch != null) {
-            writer.wrap(send, 0).u8(ConsensusWire.BATCH).i64(s).i32(length).bytes(batch, offset, length);
-            out.send(from, send, 0, writer.length());
-        }
-    }
-
-    /** A batch asked for by digest: decides the slot, or stands for the leader's PREPARE this replica missed. */
-    private void onBatch(DirectBuffer buffer) {
-        long s = reader.i64();
-        int length = reader.i32();
-        int at = reader.skip(length);
-        if (!reader.complete() || length > maxBatchBytes || !validBatch(buffer, at, length)) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        if (s < Math.max(nextExec, checkpointSeq) || s >= checkpointSeq + window || !missingBatch(s)) {
-            return; // not needed (any more)
-        }
-        fingerprints.fingerprint(buffer, at, length, unsafe(digest), 0);
-        if (!Arrays.equals(digest, digest2)) {
-            counters.drop(Drop.BAD_CERTIFICATE); // not the batch f+1 replicas certified
-            return;
-        }
-        if (s == fillWaiting) {
-            fillWaiting = -1;
-            fillBatchSlot = s;
-            fillBatchLength = length;
-            fillBatch.putBytes(0, buffer, at, length);
-            counters.batchesFetched++;
-            return; // proposed by the next duty cycle
-        }
-        int i = slot(s);
-        PeerState leader = peers[checks.leader(view)];
-        if (leader.prepared(s, view) && prepView[i] != view
-            && Arrays.equals(leader.prepareDigest, leader.index(s) * 32, leader.index(s) * 32 + 32, digest, 0, 32)) {
-            // the summary certified that the leader prepared exactly this batch (CTBcast agreement): as if delivered
-            prepView[i] = view;
-            prepLength[i] = length;
-            System.arraycopy(digest, 0, prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);
-            prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
-            endorsed[i] = false;
-            prepTime[i] = clock.nanoTime();
-            counters.batchesFetched++;
-            acceptPrepare(s);
-            maybeCommit(s);
-            return;
-        }
-        counters.batchesFetched++;
-        decide(s, buffer, at, length, false); // f+1 matching COMMITs certify this digest
+        shares.write(writer, i, view, slots.slotNo[i], d, at, config.quorum(), -1);
     }
 
     /** A summary unblocked CTBcast (Algorithm 4, line 9): what waited goes out, in order. */
@@ -2824,7 +1941,7 @@ public final class Replica {
         }
         for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
             int i = slotIndexIfCurrent(s);
-            if (i >= 0 && prepView[i] == view && sentCommit[i] != view) {
+            if (i >= 0 && slots.prepView[i] == view && slots.sentCommit[i] != view) {
                 maybeCommit(s);
             }
         }
@@ -2844,54 +1961,13 @@ public final class Replica {
         return checks.leader(view) == self;
     }
 
-    /** The table index of slot s, claiming the entry for s if it held an older slot. */
+    /** The table index of slot s, claiming the entry for s if it held an older slot ({@link SlotTable#claim}). */
     private int slot(long s) {
-        int i = (int) (s % table);
-        if (slotNo[i] != s) {
-            slotNo[i] = s;
-            prepView[i] = -1;
-            prepLength[i] = 0;
-            endorsed[i] = false;
-            wcView[i] = -1;
-            wmView[i] = -1;
-            wcMask[i] = 0;
-            wmMask[i] = 0;
-            sentWillCertify[i] = -1;
-            sentWillCommit[i] = -1;
-            sentCertify[i] = -1;
-            sentCommit[i] = -1;
-            reproposedAfterDecision[i] = -1;
-            recommittedView[i] = -1;
-            decided[i] = false;
-            proposeTime[i] = 0; // an earlier slot's, never accepted here (a view changed): not this slot's
-            Arrays.fill(shareView, i * n, i * n + n, 0);
-        }
-        return i;
+        return slots.claim(s);
     }
 
     private int slotIndexIfCurrent(long s) {
-        int i = (int) (s % table);
-        return slotNo[i] == s ? i : -1;
-    }
-
-    private boolean validBatch(DirectBuffer buffer, int at, int length) {
-        if (length < 2) {
-            return false;
-        }
-        int count = buffer.getShort(at, ClientWire.ORDER) & 0xFFFF;
-        if (count > config.maxBatchRequests()) {
-            return false;
-        }
-        int pos = at + 2;
-        int end = at + length;
-        for (int r = 0; r < count; r++) {
-            int len = ClientWire.requestLength(buffer, pos, end - pos, config.maxRequestBytes());
-            if (len < 0 || ClientWire.client(buffer, pos) >= config.clients()) {
-                return false;
-            }
-            pos += len;
-        }
-        return pos == end;
+        return slots.indexIfCurrent(s);
     }
 
     /** Whether {@code k} shares at {@code at} are valid signatures of f+1 distinct replicas on the statement. */
@@ -2906,67 +1982,12 @@ public final class Replica {
         if (s < checkpointSeq || s >= checkpointSeq + table) {
             return false;
         }
-        int share = slot(s) * n + signer;
-        if (shareView[share] != commitCheckView + 1 || shareSlot[share] != s
-            || !Arrays.equals(shareDigest, share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, digest, 0, DIGEST_BYTES)) {
-            return false;
-        }
-        for (int b = 0; b < SIGNATURE_BYTES; b++) {
-            if (shareSig[share * SIGNATURE_BYTES + b] != buffer.getByte(at + b)) {
-                return false;
-            }
-        }
-        return true;
+        return shares.known(slot(s), signer, commitCheckView, s, digest, 0, buffer, at);
     }
 
     /** {@link #knownCheckpointShares}: the share at {@code at} is {@code signer}'s verified CERTIFY-CHECKPOINT share. */
     private boolean knownCheckpointShare(int signer, DirectBuffer buffer, int at) {
-        if (ckSeq[signer] != checkpointCheckSeq || !Arrays.equals(ckDigest, signer * DIGEST_BYTES,
-            signer * DIGEST_BYTES + DIGEST_BYTES, checkpointCheckDigest, 0, DIGEST_BYTES)) {
-            return false;
-        }
-        for (int b = 0; b < SIGNATURE_BYTES; b++) {
-            if (ckSig[signer * SIGNATURE_BYTES + b] != buffer.getByte(at + b)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean verifyClient(int client, DirectBuffer buffer, int offset) {
-        int payload = ClientWire.bodyLength(buffer, offset);
-        int idLength = ClientWire.identityLength(payload);
-        byte[] identity = new byte[idLength];
-        buffer.getBytes(offset + ClientWire.IDENTITY_OFFSET, identity);
-        byte[] sig = new byte[SIGNATURE_BYTES];
-        buffer.getBytes(offset + ClientWire.HEADER_BYTES + payload, sig);
-        return crypto.verifyClient(client, identity, 0, idLength, sig, 0);
-    }
-
-    private int certifyStatement(long v, long s, byte[] d, int dAt) {
-        UnsafeBuffer b = statementBuffer;
-        b.putByte(0, (byte) ConsensusWire.STATEMENT_CERTIFY);
-        b.putLong(1, v, ClientWire.ORDER);
-        b.putLong(9, s, ClientWire.ORDER);
-        b.putBytes(17, d, dAt, DIGEST_BYTES);
-        return 49;
-    }
-
-    private int checkpointStatement(long seq, byte[] d, int dAt) {
-        UnsafeBuffer b = statementBuffer;
-        b.putByte(0, (byte) ConsensusWire.STATEMENT_CHECKPOINT);
-        b.putLong(1, seq, ClientWire.ORDER);
-        b.putBytes(9, d, dAt, DIGEST_BYTES);
-        return 41;
-    }
-
-    private int vcStatement(long v, int subject, byte[] d, int dAt) {
-        UnsafeBuffer b = statementBuffer;
-        b.putByte(0, (byte) ConsensusWire.STATEMENT_VC);
-        b.putLong(1, v, ClientWire.ORDER);
-        b.putShort(9, (short) subject, ClientWire.ORDER);
-        b.putBytes(11, d, dAt, DIGEST_BYTES);
-        return 43;
+        return ckShares.known(signer, checkpointCheckSeq, checkpointCheckDigest, buffer, at);
     }
 
     private final UnsafeBuffer digestView = new UnsafeBuffer(new byte[0]);
@@ -2974,37 +1995,6 @@ public final class Replica {
     private UnsafeBuffer unsafe(byte[] bytes) {
         digestView.wrap(bytes);
         return digestView;
-    }
-
-    /** The checkpointed state: i32 app snapshot length, app snapshot, client table. */
-    private byte[] encodeState() {
-        byte[] snapshot = app.snapshot();
-        byte[] state = new byte[4 + snapshot.length + clientTable.maxEncodedBytes()];
-        UnsafeBuffer b = new UnsafeBuffer(state);
-        writer.wrap(b, 0).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
-        clientTable.encode(writer);
-        return Arrays.copyOf(state, writer.length());
-    }
-
-    private boolean restoreState(byte[] state) {
-        UnsafeBuffer b = new UnsafeBuffer(state);
-        if (state.length < 4) {
-            return false;
-        }
-        int appLength = b.getInt(0, ClientWire.ORDER);
-        if (appLength < 0 || appLength > state.length - 4) {
-            return false;
-        }
-        byte[] snapshot = Arrays.copyOfRange(state, 4, 4 + appLength);
-        if (!clientTable.restore(b, 4 + appLength, state.length - 4 - appLength, new Reader())) {
-            return false;
-        }
-        try {
-            app.restore(snapshot);
-        } catch (RuntimeException e) {
-            return false;
-        }
-        return true;
     }
 
     // ------------------------------------------------------------------------------------------------ observers
@@ -3045,15 +2035,15 @@ public final class Replica {
      */
     public boolean sentWillCommit(long s) {
         int i = s < 0 ? -1 : slotIndexIfCurrent(s);
-        return i >= 0 && sentWillCommit[i] == view;
+        return i >= 0 && slots.sentWillCommit[i] == view;
     }
 
     /** The highest slot this replica sent WILL_COMMIT for in its current view, or -1 (read-only, scans the table). */
     public long lastWillCommit() {
         long last = -1;
         for (int i = 0; i < table; i++) {
-            if (sentWillCommit[i] == view && slotNo[i] > last) {
-                last = slotNo[i];
+            if (slots.sentWillCommit[i] == view && slots.slotNo[i] > last) {
+                last = slots.slotNo[i];
             }
         }
         return last;
@@ -3112,9 +2102,9 @@ public final class Replica {
             b.append(" sealing_to=").append(targetView);
             for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
                 int j = slotIndexIfCurrent(s);
-                if (j >= 0 && sentWillCommit[j] == view && sentCommit[j] != view && !committedByQuorum(s, view)) {
-                    b.append(" waits_commit_of=").append(s).append("(prepared_in=").append(prepView[j])
-                        .append(" shares=").append(matchingShares(j, prepDigest, j * DIGEST_BYTES)).append(')');
+                if (j >= 0 && slots.sentWillCommit[j] == view && slots.sentCommit[j] != view && !committedByQuorum(s, view)) {
+                    b.append(" waits_commit_of=").append(s).append("(prepared_in=").append(slots.prepView[j])
+                        .append(" shares=").append(matchingShares(j, slots.prepDigest, j * DIGEST_BYTES)).append(')');
                 }
             }
         }
@@ -3126,8 +2116,8 @@ public final class Replica {
         b.append("progress_ago=").append(clock.nanoTime() - lastProgress).append('}');
         int i = slotIndexIfCurrent(nextExec);
         if (i >= 0) {
-            b.append(" slot ").append(nextExec).append("{prepared_in=").append(prepView[i]).append(" endorsed=")
-                .append(endorsed[i]).append(" decided=").append(decided[i]).append('}');
+            b.append(" slot ").append(nextExec).append("{prepared_in=").append(slots.prepView[i]).append(" endorsed=")
+                .append(slots.endorsed[i]).append(" decided=").append(slots.decided[i]).append('}');
         }
         return b.toString();
     }
@@ -3141,26 +2131,17 @@ public final class Replica {
      * bounded-memory probe; allocation-free): at most {@link #pendingRequestsCapacity()}.
      */
     public int pendingRequests() {
-        int held = 0;
-        for (int c = 0; c < config.clients(); c++) {
-            long last = clientTable.lastExecuted(c);
-            for (int e = 0; e < pending.perClient(); e++) {
-                if (pending.numberAt(c, e) > last) {
-                    held++;
-                }
-            }
-        }
-        return held;
+        return intake.held();
     }
 
     /** Entries of the pending-request table: clients x {@link ClientWire#MAX_IN_FLIGHT}, allocated at start. */
     public int pendingRequestsCapacity() {
-        return config.clients() * pending.perClient();
+        return intake.capacity();
     }
 
     /** SHA-256 of the app snapshot and client table now (for tests and operators; allocates). */
     public byte[] stateDigest() {
-        byte[] state = encodeState();
+        byte[] state = executor.encodeState();
         byte[] d = new byte[DIGEST_BYTES];
         fingerprints.fingerprint(state, 0, state.length, d, 0);
         return d;

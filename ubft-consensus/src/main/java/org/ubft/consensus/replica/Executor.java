@@ -1,0 +1,125 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.app.StateMachine;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.Reader;
+import org.ubft.consensus.wire.RequestNumbers;
+import org.ubft.consensus.wire.Writer;
+
+import java.util.Arrays;
+
+/**
+ * Execution of decided batches (Algorithm 2, line 45: App.Execute in slot order, driven by the replica) and the
+ * replies: each request at most once and in its client's order ({@link RequestNumbers#isNext}: request k after k-1,
+ * or the first of a later session), its reply cached ({@link ClientTable}, the last {@link ClientWire#MAX_IN_FLIGHT}
+ * per client) and sent; and the checkpointed state (the app's snapshot and the client table).
+ */
+final class Executor {
+    private final ReplicaConfig config;
+    private final int self;
+    private final StateMachine app;
+    private final ReplicaOutput out;
+    private final ReplicaCounters counters;
+    private final NanoClock clock;
+    private final ClientTable clientTable;
+    /** Per client: when this replica last executed one of its requests ({@code Replica.askedAgain}). */
+    private final long[] executedAt;
+    private final UnsafeBuffer send;
+    private final UnsafeBuffer replyView = new UnsafeBuffer(0, 0);
+    private final Writer writer = new Writer();
+
+    Executor(ReplicaConfig config, int self, StateMachine app, ReplicaOutput out, ReplicaCounters counters,
+             NanoClock clock) {
+        this.config = config;
+        this.self = self;
+        this.app = app;
+        this.out = out;
+        this.counters = counters;
+        this.clock = clock;
+        this.clientTable = new ClientTable(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxReplyBytes());
+        this.executedAt = new long[config.clients()];
+        this.send = new UnsafeBuffer(new byte[ClientWire.HEADER_BYTES + config.maxReplyBytes()]);
+    }
+
+    ClientTable clientTable() {
+        return clientTable;
+    }
+
+    /** When this replica last executed a request of client c (0 never). */
+    long executedAt(int c) {
+        return executedAt[c];
+    }
+
+    /** Executes the batch decided in the slot at table entry i, request by request, and replies. */
+    void execute(SlotTable slots, int i, RequestIntake intake) {
+        UnsafeBuffer batch = slots.decidedBatch;
+        int at = i * slots.maxBatchBytes;
+        int count = batch.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        if (count == 0) {
+            counters.emptySlots++;
+        }
+        int pos = at + 2;
+        for (int r = 0; r < count; r++) {
+            int len = ClientWire.requestLength(batch, pos, slots.decidedLength[i] - (pos - at), config.maxRequestBytes());
+            int c = ClientWire.client(batch, pos);
+            long k = ClientWire.number(batch, pos);
+            if (RequestNumbers.isNext(clientTable.lastExecuted(c), k)) { // k = last + 1, or a later session's first
+                int payloadLength = ClientWire.bodyLength(batch, pos);
+                byte[] payload = new byte[payloadLength];
+                batch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
+                byte[] reply = app.execute(payload);
+                clientTable.record(c, k, reply);
+                executedAt[c] = clock.nanoTime();
+                counters.executedRequests++;
+                sendReply(c, k, clientTable.cached(c, k));
+                intake.executed(c, k);
+            } else {
+                // executed already, its predecessor was not, or of an earlier session: at most once, in order
+                counters.duplicateRequests++;
+            }
+            pos += len;
+        }
+    }
+
+    /** Sends the cached reply at entry {@code e} of the client table: request {@code number} of {@code client}. */
+    void sendReply(int client, long number, int e) {
+        int length = clientTable.replyLength(e);
+        replyView.wrap(clientTable.replies(), clientTable.replyOffset(e), length);
+        int len = ClientWire.putReply(send, 0, self, client, number, replyView, 0, length);
+        out.reply(client, send, 0, len);
+    }
+
+    /** The checkpointed state: i32 app snapshot length, app snapshot, client table. */
+    byte[] encodeState() {
+        byte[] snapshot = app.snapshot();
+        byte[] state = new byte[4 + snapshot.length + clientTable.maxEncodedBytes()];
+        UnsafeBuffer b = new UnsafeBuffer(state);
+        writer.wrap(b, 0).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
+        clientTable.encode(writer);
+        return Arrays.copyOf(state, writer.length());
+    }
+
+    /** Restores a state {@link #encodeState} wrote; false (nothing changed but maybe the client table) if malformed. */
+    boolean restoreState(byte[] state) {
+        UnsafeBuffer b = new UnsafeBuffer(state);
+        if (state.length < 4) {
+            return false;
+        }
+        int appLength = b.getInt(0, ClientWire.ORDER);
+        if (appLength < 0 || appLength > state.length - 4) {
+            return false;
+        }
+        byte[] snapshot = Arrays.copyOfRange(state, 4, 4 + appLength);
+        if (!clientTable.restore(b, 4 + appLength, state.length - 4 - appLength, new Reader())) {
+            return false;
+        }
+        try {
+            app.restore(snapshot);
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return true;
+    }
+}

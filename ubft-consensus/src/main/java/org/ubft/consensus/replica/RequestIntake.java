@@ -1,0 +1,326 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.replica.ReplicaCounters.Drop;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.consensus.wire.Reader;
+import org.ubft.consensus.wire.RequestNumbers;
+import org.ubft.consensus.wire.Writer;
+
+import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
+import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
+
+/**
+ * Client requests on their way into the log: held until executed ({@link PendingRequests}), Echo Req to the leader
+ * (§5.4: a follower tells the leader it holds a request, and which one), whether a PREPARE's requests can be endorsed
+ * (each came from its client to this replica, or is signed by it), and the leader's batches (Algorithm 2, lines
+ * 14-17: round-robin over clients, each in execution order, a request proposed once every follower echoed it, or f
+ * after a while, or it is signed).
+ *
+ * <p>Fixed memory: {@link PendingRequests}' table (clients x {@link ClientWire#MAX_IN_FLIGHT} requests) and a batch.
+ */
+final class RequestIntake {
+    /** What intake needs of the replica. */
+    interface Host {
+        long view();
+
+        /** A client asked again for request it executed: maybe a sign the others did not (Replica.askedAgain). */
+        void askedAgain(int client);
+
+        /** A request arrived fresh: PREPAREs held for want of it may now be endorsed. */
+        void reendorse();
+    }
+
+    private final ReplicaConfig config;
+    private final int n;
+    private final int f;
+    private final int self;
+    private final int maxBatchBytes;
+    private final ChargedCrypto crypto;
+    private final ByzantineChecks checks;
+    private final ReplicaOutput out;
+    private final ReplicaCounters counters;
+    private final NanoClock clock;
+    private final StageLatencies stages;
+    private final Executor executor;
+    private final ClientTable clientTable;
+    private final Host host;
+    private final PendingRequests pending;
+    /** Per client: the highest request number proposed (leader) or executed. */
+    private final long[] proposedUpTo;
+    /**
+     * Per client: since when a request ahead of the next one to execute waits (0: none), and the highest such number.
+     * A correct client sends request k only once f+1 replicas answered requests up to k - its pipeline, so holding it
+     * while stalled means this replica is behind the others: it suspects the leader (whose stream it cannot catch up
+     * with, e.g. after the leader's amnesiac restart), with the same timeout as for a request of its own.
+     */
+    private final long[] farAheadSince;
+    private final long[] farAheadNumber;
+    private int roundRobin;
+    private final UnsafeBuffer batch;
+    private final Writer writer = new Writer();
+    private final UnsafeBuffer send = new UnsafeBuffer(new byte[1 + 4 + 8 + DIGEST_BYTES]);
+
+    RequestIntake(ReplicaConfig config, int self, ChargedCrypto crypto, ByzantineChecks checks, ReplicaOutput out,
+                  ReplicaCounters counters, NanoClock clock, StageLatencies stages, Executor executor, Host host) {
+        this.config = config;
+        this.n = config.n();
+        this.f = config.f();
+        this.self = self;
+        this.maxBatchBytes = config.maxBatchBytes();
+        this.crypto = crypto;
+        this.checks = checks;
+        this.out = out;
+        this.counters = counters;
+        this.clock = clock;
+        this.stages = stages;
+        this.executor = executor;
+        this.clientTable = executor.clientTable();
+        this.host = host;
+        this.pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes(), n);
+        this.proposedUpTo = new long[config.clients()];
+        this.farAheadSince = new long[config.clients()];
+        this.farAheadNumber = new long[config.clients()];
+        this.batch = new UnsafeBuffer(new byte[maxBatchBytes]);
+    }
+
+    PendingRequests pending() {
+        return pending;
+    }
+
+    /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
+    void onClientRequest(int client, DirectBuffer buffer, int offset, int length) {
+        if (client >= 0 && client < config.clients()) {
+            crypto.chargeClient(client);
+        } else {
+            crypto.charge(-1); // (dropped below, unverified)
+        }
+        int len = ClientWire.requestLength(buffer, offset, length, config.maxRequestBytes());
+        if (len != length || client < 0 || client >= config.clients() || ClientWire.client(buffer, offset) != client) {
+            counters.drop(Drop.BAD_CLIENT_REQUEST);
+            return;
+        }
+        long number = ClientWire.number(buffer, offset);
+        long last = clientTable.lastExecuted(client);
+        if (RequestNumbers.stale(last, number)) {
+            counters.drop(Drop.STALE_SESSION); // an earlier session of the client: never executed any more
+            return;
+        }
+        if (number <= last) {
+            int e = clientTable.cached(client, number); // executed: its reply again (the first may have been lost)
+            if (e >= 0) {
+                executor.sendReply(client, number, e);
+                host.askedAgain(client);
+            }
+            return;
+        }
+        if (number > last + 1) { // ahead of what this replica executed: if it stays behind, it suspects the leader
+            if (farAheadSince[client] == 0) {
+                farAheadSince[client] = clock.nanoTime();
+            }
+            farAheadNumber[client] = Math.max(farAheadNumber[client], number);
+        }
+        if (!RequestNumbers.inWindow(last, number, pending.perClient())) {
+            counters.drop(Drop.BAD_CLIENT_REQUEST); // too far ahead of what this replica executed: not kept
+            return;
+        }
+        if (ClientWire.signed(buffer, offset)) {
+            if (pending.holds(client, number) && pending.signed(client, number)) {
+                return; // a retransmission of a request held signed already: nothing to add, nothing to verify
+            }
+            if (!verifyClient(client, buffer, offset)) {
+                counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
+                return;
+            }
+        }
+        boolean fresh = pending.put(client, number, buffer, offset, length, clock.nanoTime());
+        int leader = checks.leader(host.view());
+        if (fresh && leader != self) {
+            echo(leader, client, number);
+        }
+        if (fresh) {
+            host.reendorse();
+        }
+    }
+
+    /** Echo Req (§5.4): tells the leader this follower holds request {@code number} of {@code client}, and which one. */
+    private void echo(int leader, int client, long number) {
+        writer.wrap(send, 0).u8(ConsensusWire.ECHO).i32(client).i64(number)
+            .bytes(pending.identityDigest(), pending.identityDigestOffset(client, number), DIGEST_BYTES);
+        out.send(leader, send, 0, writer.length());
+    }
+
+    /** ECHO from follower {@code from}, the reader past the type (§5.4). */
+    void onEcho(int from, DirectBuffer buffer, Reader reader) {
+        int client = reader.i32();
+        long number = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        if (!reader.complete() || client < 0 || client >= config.clients() || number < 1) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (RequestNumbers.inWindow(clientTable.lastExecuted(client), number, pending.perClient())) {
+            pending.echo(client, number, from, buffer, digestAt);
+        }
+    }
+
+    /** Echo Req again for every request held, to the leader of {@code view} (just entered). */
+    void echoPending(long view) {
+        int leader = checks.leader(view);
+        if (leader == self) {
+            return;
+        }
+        for (int c = 0; c < config.clients(); c++) {
+            long last = clientTable.lastExecuted(c);
+            for (int e = 0; e < pending.perClient(); e++) {
+                long k = pending.numberAt(c, e); // held and not executed: in the current session's or a later one's
+                if (k > last) {
+                    echo(leader, c, k);
+                }
+            }
+        }
+    }
+
+    /** Whether every request in the batch at {@code batch[at..at+length)} came from its client (here) or is signed. */
+    boolean endorsable(DirectBuffer batch, int at, int length) {
+        int count = batch.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        int pos = at + 2;
+        for (int r = 0; r < count; r++) {
+            int len = ClientWire.requestLength(batch, pos, length - (pos - at), config.maxRequestBytes());
+            int c = ClientWire.client(batch, pos);
+            long k = ClientWire.number(batch, pos);
+            // executed or stale (numbers order by session, then sequence) needs no proof; execution skips it
+            if (k > clientTable.lastExecuted(c)
+                && !pending.matches(c, k, batch, pos, ClientWire.bodyLength(batch, pos))
+                && !(ClientWire.signed(batch, pos) && verifyClient(c, batch, pos))) {
+                return false;
+            }
+            pos += len;
+        }
+        return true;
+    }
+
+    private boolean verifyClient(int client, DirectBuffer buffer, int offset) {
+        int payload = ClientWire.bodyLength(buffer, offset);
+        int idLength = ClientWire.identityLength(payload);
+        byte[] identity = new byte[idLength];
+        buffer.getBytes(offset + ClientWire.IDENTITY_OFFSET, identity);
+        byte[] sig = new byte[SIGNATURE_BYTES];
+        buffer.getBytes(offset + ClientWire.HEADER_BYTES + payload, sig);
+        return crypto.verifyClient(client, identity, 0, idLength, sig, 0);
+    }
+
+    /**
+     * Leader: batches proposable requests into {@link #batch()} (round-robin over clients, each client in execution
+     * order: the next of its session, else the first of a later session, {@link RequestNumbers#isNext}); returns the
+     * length, 0 for no request.
+     */
+    int buildBatch(long now) {
+        int count = 0;
+        int bytes = 2;
+        int clients = config.clients();
+        long everyFollower = ((1L << n) - 1) & ~(1L << self);
+        for (int i = 0; i < clients && count < config.maxBatchRequests(); i++) {
+            int c = (roundRobin + i) % clients;
+            long after = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
+            while (count < config.maxBatchRequests()) {
+                long k = after + 1;
+                if (!pending.holds(c, k) || !ready(c, k, now, everyFollower)) {
+                    // a new session of the client (a restart), also when its old session's next is stuck
+                    k = pending.laterSessionFirst(c, after);
+                    if (k == 0 || !ready(c, k, now, everyFollower)) {
+                        break;
+                    }
+                }
+                int len = pending.length(c, k);
+                if (bytes + len > maxBatchBytes) {
+                    break;
+                }
+                stages.record(StageLatencies.Stage.ECHO, now - pending.arrival(c, k));
+                batch.putBytes(bytes, pending.buffer(), pending.offset(c, k), len);
+                bytes += len;
+                count++;
+                proposedUpTo[c] = k;
+                after = k;
+            }
+        }
+        roundRobin = (roundRobin + 1) % clients;
+        batch.putShort(0, (short) count, ClientWire.ORDER);
+        return count == 0 ? 0 : bytes;
+    }
+
+    /** The batch {@link #buildBatch} built. */
+    UnsafeBuffer batch() {
+        return batch;
+    }
+
+    /**
+     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while;
+     * an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
+     */
+    private boolean ready(int c, long k, long now, long everyFollower) {
+        long echoes = pending.echoes(c, k) & everyFollower;
+        return pending.signed(c, k) || echoes == everyFollower
+            || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
+    }
+
+    /** Request k of client c was executed: never proposed again. */
+    void executed(int c, long k) {
+        if (proposedUpTo[c] < k) {
+            proposedUpTo[c] = k;
+        }
+    }
+
+    /** A new view: proposals start again from what was executed (the earlier view's proposals may be lost). */
+    void proposeFromExecuted() {
+        for (int c = 0; c < proposedUpTo.length; c++) {
+            proposedUpTo[c] = clientTable.lastExecuted(c);
+        }
+    }
+
+    /** A state was restored or replayed: nothing at or below what it executed is proposed again. */
+    void skipExecuted() {
+        for (int c = 0; c < proposedUpTo.length; c++) {
+            proposedUpTo[c] = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
+        }
+    }
+
+    /** Since when a request of client c ahead of its next one to execute waits (0: none). */
+    long farAheadSince(int c) {
+        return farAheadSince[c];
+    }
+
+    long farAheadNumber(int c) {
+        return farAheadNumber[c];
+    }
+
+    /** Client c's requests ahead were executed: this replica caught up. */
+    void caughtUp(int c) {
+        farAheadSince[c] = 0;
+    }
+
+    /**
+     * Requests held and not executed yet (for the simulator's bounded-memory probe; allocation-free): at most
+     * {@link #capacity()}.
+     */
+    int held() {
+        int held = 0;
+        for (int c = 0; c < config.clients(); c++) {
+            long last = clientTable.lastExecuted(c);
+            for (int e = 0; e < pending.perClient(); e++) {
+                if (pending.numberAt(c, e) > last) {
+                    held++;
+                }
+            }
+        }
+        return held;
+    }
+
+    /** Entries of the pending-request table: clients x {@link ClientWire#MAX_IN_FLIGHT}, allocated at start. */
+    int capacity() {
+        return config.clients() * pending.perClient();
+    }
+}
