@@ -1,0 +1,321 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.crypto.Fingerprints;
+import org.ubft.consensus.replica.ReplicaCounters.Drop;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.consensus.wire.Reader;
+import org.ubft.consensus.wire.Writer;
+
+import java.util.Arrays;
+
+import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
+import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
+import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
+
+/**
+ * Checkpoints (paper §5.2, Algorithm 2, lines 43-61): the replica's stable checkpoint (its sequence number, the
+ * state's digest and the certificate CΣ), which opens slots [seq, seq + W); the state this replica computed for the
+ * next one and its CERTIFY-CHECKPOINT (lines 44-47); f+1 shares making CΣ (line 49, {@link CheckpointShares}); a
+ * peer's CHECKPOINT (lines 52-55); and MaybeCheckpoint (lines 57-61), which takes a certified checkpoint that
+ * supersedes the current one and brings the state up to speed: its own state if it computed the same, else state
+ * transfer ({@link StateTransferPort}), during which nothing executes ({@link #fetching()}).
+ */
+final class Checkpoints {
+    /** What a checkpoint needs of the replica. */
+    interface Host {
+        long nextExec();
+
+        /** Executes the decided slots in order (Algorithm 2, line 45). */
+        void executeReady();
+
+        /**
+         * The window moved to [seq, seq + W) (line 59): CHECKPOINT is due (line 61), and PREPAREs, votes and COMMITs
+         * that came early for its slots count now.
+         */
+        void windowMoved(long seq);
+
+        /** State transfer brought the state of checkpoint {@code seq}: the next slot to execute is {@code seq}. */
+        void stateRestored(long seq);
+    }
+
+    private final ReplicaConfig config;
+    private final int self;
+    private final int n;
+    private final int window;
+    private final int maxSharesBytes;
+    private final ByzantineChecks checks;
+    private final ChargedCrypto crypto;
+    private final ReplicaOutput out;
+    private final ReplicaCounters counters;
+    private final Executor executor;
+    private final Host host;
+    private final CheckpointShares shares;
+    private final Fingerprints fingerprints = new Fingerprints();
+    private final Statements statements = new Statements();
+    private final Writer writer = new Writer();
+    private final UnsafeBuffer send = new UnsafeBuffer(new byte[1 + 8 + DIGEST_BYTES + SIGNATURE_BYTES]);
+    private final byte[] digest = new byte[DIGEST_BYTES];
+    private final byte[] signature = new byte[SIGNATURE_BYTES];
+    private DecisionStore decisions = DecisionStore.NONE;
+    private StateTransferPort transfer = StateTransferPort.NONE;
+
+    // --- the stable checkpoint (Algorithm 2, line 6): open slots [seq, seq + W) ---
+    private long seq;
+    private final byte[] stableDigest = new byte[DIGEST_BYTES];
+    private final UnsafeBuffer stableShares;
+    private int stableSharesLength;
+    private boolean fetching;
+    /** The state this replica computed (or fetched) last, with its sequence number and digest. */
+    private byte[] ownState;
+    private final byte[] ownStateDigest = new byte[DIGEST_BYTES];
+    private long ownStateSeq = -1;
+
+    /** The CHECKPOINT being checked: its shares verified as CERTIFY-CHECKPOINTs need no second check. */
+    private long checkSeq;
+    private final byte[] checkDigest = new byte[DIGEST_BYTES];
+    private final ByzantineChecks.VerifiedShares knownShares = this::knownShare;
+
+    Checkpoints(ReplicaConfig config, int self, int maxSharesBytes, ByzantineChecks checks, ChargedCrypto crypto,
+                ReplicaOutput out, ReplicaCounters counters, Executor executor, Host host) {
+        this.config = config;
+        this.self = self;
+        this.n = config.n();
+        this.window = config.window();
+        this.maxSharesBytes = maxSharesBytes;
+        this.checks = checks;
+        this.crypto = crypto;
+        this.out = out;
+        this.counters = counters;
+        this.executor = executor;
+        this.host = host;
+        this.shares = new CheckpointShares(n, window);
+        this.stableShares = new UnsafeBuffer(new byte[maxSharesBytes]);
+    }
+
+    /** Algorithm 2, line 6: the initial checkpoint (Initial, [0, W)), certified by definition; every state[p] starts at it. */
+    void initial(PeerState[] peers) {
+        ownState = executor.encodeState();
+        ownStateSeq = 0;
+        fingerprints.fingerprint(ownState, 0, ownState.length, stableDigest, 0);
+        System.arraycopy(stableDigest, 0, ownStateDigest, 0, DIGEST_BYTES);
+        stableShares.putByte(0, (byte) 0);
+        stableSharesLength = 1;
+        for (PeerState p : peers) {
+            p.setCheckpoint(0, stableDigest, stableShares, 0, 1);
+        }
+    }
+
+    void keepDecisionsIn(DecisionStore store) {
+        this.decisions = store;
+    }
+
+    void stateTransfer(StateTransferPort port) {
+        this.transfer = port;
+        port.offer(ownStateSeq, ownState);
+    }
+
+    /** The stable checkpoint's sequence number: slots [seq, seq + W) are open. */
+    long seq() {
+        return seq;
+    }
+
+    /** Whether state transfer is fetching the stable checkpoint's state (nothing executes meanwhile). */
+    boolean fetching() {
+        return fetching;
+    }
+
+    /** Writes this replica's CHECKPOINT of its stable checkpoint (Algorithm 2, line 61) at {@code w}'s position. */
+    void writeCheckpoint(Writer w) {
+        w.u8(ConsensusWire.CHECKPOINT).i64(seq).bytes(stableDigest, 0, DIGEST_BYTES)
+            .bytes(stableShares, 0, stableSharesLength);
+    }
+
+    /** The last slot of the window executed: Algorithm 2, lines 44-47, sign (state digest, next window), TBcast it. */
+    void certify() {
+        long next = seq + window;
+        ownState = executor.encodeState();
+        ownStateSeq = next;
+        fingerprints.fingerprint(ownState, 0, ownState.length, digest, 0);
+        System.arraycopy(digest, 0, ownStateDigest, 0, DIGEST_BYTES);
+        int len = statements.checkpoint(next, digest, 0);
+        crypto.sign(statements.bytes(), 0, len, signature, 0);
+        writer.wrap(send, 0).u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(next).bytes(digest, 0, DIGEST_BYTES)
+            .bytes(signature, 0, SIGNATURE_BYTES);
+        out.tbcast(send, 0, writer.length());
+    }
+
+    /** Algorithm 2, line 49, the reader past the type: f+1 CERTIFY-CHECKPOINT shares make CΣ. */
+    void onCertifyCheckpoint(int from, Reader reader) {
+        long s = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        int sigAt = reader.skip(SIGNATURE_BYTES);
+        if (!reader.complete()) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (s % window != 0) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        if (s <= seq) {
+            return; // a share after the certificate formed: normal, not counted
+        }
+        if (s > seq + 2L * window) {
+            counters.drop(Drop.OUT_OF_WINDOW); // (a replica that far behind catches up from CHECKPOINT messages)
+            return;
+        }
+        if (shares.holds(from, s) || (shares.tried(from, s) && !crypto.holdsVerdict())) {
+            counters.drop(Drop.DUPLICATE); // one share per replica and checkpoint, verified once
+            return;
+        }
+        shares.markTried(from, s);
+        DirectBuffer b = reader.buffer();
+        b.getBytes(digestAt, digest, 0, DIGEST_BYTES);
+        b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
+        int len = statements.checkpoint(s, digest, 0);
+        if (!crypto.verifyReplicaOrDefer(from, statements.bytes(), 0, len, signature, 0)) {
+            if (crypto.deferredLast()) {
+                return; // checked off the agent thread: the message comes back with its verdict (Preverifier)
+            }
+            if (crypto.refusedLast()) {
+                shares.untried(from, s); // not checked: a later copy may be
+            }
+            counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
+            return;
+        }
+        shares.put(from, s, digest, signature);
+        if (shares.matching(s, digest) < config.quorum()) {
+            return;
+        }
+        UnsafeBuffer certificate = new UnsafeBuffer(new byte[maxSharesBytes]);
+        int length = shares.certificate(s, digest, config.quorum(), certificate);
+        maybeCheckpoint(s, digest.clone(), certificate, 0, length, otherSigner(certificate));
+    }
+
+    /** Algorithm 2, line 52, the reader past the type: CTBcast-dlvr ⟨CHECKPOINT, CΣ⟩ from p. */
+    void onCheckpointMessage(PeerState p, DirectBuffer buffer, Reader reader) {
+        long s = reader.i64();
+        int digestAt = reader.skip(DIGEST_BYTES);
+        int sharesAt = reader.position();
+        int k = reader.u8();
+        reader.skip(k * SHARE_BYTES);
+        if (!reader.complete() || s % window != 0) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        byte[] cpDigest = new byte[DIGEST_BYTES];
+        buffer.getBytes(digestAt, cpDigest, 0, DIGEST_BYTES);
+        if (!checks.validCheckpoint(p, s)) {
+            counters.drop(Drop.INVALID_CHECKPOINT);
+            return;
+        }
+        int len = statements.checkpoint(s, cpDigest, 0);
+        checkSeq = s;
+        System.arraycopy(cpDigest, 0, checkDigest, 0, DIGEST_BYTES);
+        if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt + 1, k, statements.bytes(), len,
+            signature, knownShares)) {
+            counters.drop(Drop.BAD_CERTIFICATE);
+            return;
+        }
+        p.setCheckpoint(s, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // lines 53-54
+        maybeCheckpoint(s, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES, p.replica); // line 55
+    }
+
+    /** Whether a CHECKPOINT's share is the signer's CERTIFY-CHECKPOINT verified already, byte for byte. */
+    private boolean knownShare(int signer, DirectBuffer buffer, int at) {
+        return shares.known(signer, checkSeq, checkDigest, buffer, at);
+    }
+
+    /** The first replica other than this one among the signers of a certificate's shares (-1 if none). */
+    private int otherSigner(DirectBuffer certificate) {
+        int count = certificate.getByte(0) & 0xFF;
+        for (int i = 0; i < count; i++) {
+            int q = certificate.getShort(1 + i * SHARE_BYTES, ClientWire.ORDER);
+            if (q != self) {
+                return q;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Algorithm 2, lines 57-61: MaybeCheckpoint(CΣ). {@code source}: the replica that just showed this one the
+     * certificate (it is up, and if correct it holds the state): a state transfer asks it first, instead of a peer in
+     * the seed's order that may be down (a dead first choice cost the fetch a whole request timeout, 50 ms).
+     */
+    void maybeCheckpoint(long s, byte[] cpDigest, DirectBuffer certificate, int offset, int length, int source) {
+        if (s <= seq) {
+            return; // line 58: CΣ does not supersede
+        }
+        host.executeReady();
+        seq = s; // line 59
+        System.arraycopy(cpDigest, 0, stableDigest, 0, DIGEST_BYTES);
+        stableShares.putBytes(0, certificate, offset, length);
+        stableSharesLength = length;
+        counters.checkpoints++;
+        // line 60: App.BringUpToSpeed(checkpoint)
+        if (ownStateSeq == s && host.nextExec() == s && Arrays.equals(ownStateDigest, cpDigest)) {
+            transfer.offer(s, ownState);
+            decisions.checkpoint(s, cpDigest, stableShares, 0, stableSharesLength, ownState);
+        } else {
+            fetching = true;
+            counters.stateTransfers++;
+            transfer.fetch(s, cpDigest, source);
+        }
+        host.windowMoved(s);
+    }
+
+    /**
+     * The state of the stable checkpoint {@code s}, fetched and verified by state transfer: restored, kept, offered.
+     * Returns whether it was taken (execution goes on from {@code s}).
+     */
+    boolean onStateFetched(long s, byte[] state) {
+        if (!fetching || s != seq) {
+            return false;
+        }
+        if (!executor.restoreState(state)) {
+            counters.drop(Drop.MALFORMED);
+            return false;
+        }
+        fetching = false;
+        host.stateRestored(s);
+        ownState = state;
+        System.arraycopy(stableDigest, 0, ownStateDigest, 0, DIGEST_BYTES); // state transfer verified it
+        ownStateSeq = s;
+        transfer.offer(s, state);
+        decisions.checkpoint(s, stableDigest, stableShares, 0, stableSharesLength, state);
+        return true;
+    }
+
+    /**
+     * A restarted replica's kept checkpoint {@code s} (its state, digest and certificate): checked against the
+     * certificate, restored, and taken as the stable checkpoint.
+     *
+     * @throws IllegalStateException if the kept state does not match the certificate or does not decode
+     */
+    void recover(long s, byte[] d, byte[] certificate, byte[] state) {
+        fingerprints.fingerprint(state, 0, state.length, digest, 0);
+        UnsafeBuffer cert = new UnsafeBuffer(certificate);
+        int k = certificate.length > 0 ? certificate[0] & 0xFF : 0;
+        if (s % window != 0 || !Arrays.equals(digest, d) || certificate.length != 1 + k * SHARE_BYTES
+            || !ByzantineChecks.validShares(crypto, n, config.quorum(), cert, 1, k, statements.bytes(),
+                statements.checkpoint(s, d, 0), signature)) {
+            throw new IllegalStateException("the kept state of checkpoint " + s + " does not match the"
+                + " certificate kept with it (f+1 signatures of the cluster's keys)");
+        }
+        if (!executor.restoreState(state)) {
+            throw new IllegalStateException("the kept state of checkpoint " + s + " does not decode");
+        }
+        seq = s;
+        System.arraycopy(d, 0, stableDigest, 0, DIGEST_BYTES);
+        stableShares.putBytes(0, certificate);
+        stableSharesLength = certificate.length;
+        ownState = state;
+        ownStateSeq = s;
+        System.arraycopy(d, 0, ownStateDigest, 0, DIGEST_BYTES);
+        transfer.offer(s, state);
+    }
+}

@@ -1,0 +1,223 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.crypto.Fingerprints;
+import org.ubft.consensus.wire.ConsensusWire;
+import org.ubft.consensus.wire.Writer;
+
+import java.util.Arrays;
+
+import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
+
+/**
+ * The leader's proposals (paper §5.1, Algorithm 2, lines 14-17: Propose, with batching and pipelining): after a
+ * NEW_VIEW first the open slots MustPropose names (Algorithm 3, lines 18-20), then new slots with batches of the
+ * requests held ({@link RequestIntake#buildBatch}), at most {@code consensus.pipeline} slots past the next one to
+ * execute, and only while CTBcast stays within its summary bound.
+ *
+ * <p>Departure (Algorithm 3, lines 18-20): only the open slots up to the last one the certificates report committed are
+ * re-proposed, and new proposals follow at once; the paper fills the whole window, ⊥ wherever nothing was committed,
+ * which costs a view change up to W consensus instances before any client is served again ({@link
+ * PeerState#mustPropose}).
+ */
+final class Proposer {
+    /** What proposing needs of the replica. */
+    interface Host {
+        long nextExec();
+
+        boolean canBroadcast();
+
+        /** CTBcasts {@code length} bytes of {@code message}; returns its identifier. */
+        long broadcast(UnsafeBuffer message, int length);
+    }
+
+    private final ReplicaConfig config;
+    private final int self;
+    private final int window;
+    private final int maxBatchBytes;
+    private final SlotTable slots;
+    private final PeerState[] peers;
+    private final ByzantineChecks checks;
+    private final ReplicaCounters counters;
+    private final NanoClock clock;
+    private final RequestIntake intake;
+    private final ViewChange views;
+    private final Checkpoints checkpoints;
+    private final GapRecovery gaps;
+    private final Summaries summaries;
+    private final Host host;
+    private final Fingerprints fingerprints = new Fingerprints();
+    private final Writer writer = new Writer();
+    private final UnsafeBuffer send;
+    private final byte[] digest = new byte[DIGEST_BYTES];
+    private final UnsafeBuffer digestView = new UnsafeBuffer(digest);
+    private final UnsafeBuffer emptyBatch = new UnsafeBuffer(new byte[2]);
+
+    /** The next new slot to propose. */
+    private long nextSlot;
+    /** Leader after a NEW_VIEW: the open slots still to re-propose with MustPropose (Algorithm 3, lines 18-19). */
+    private long fillNext;
+    private long fillEnd;
+    /** A view this replica led before a restart: it does not propose in it again (it forgot what it proposed). */
+    private long noProposalsIn = -1;
+
+    Proposer(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
+             ReplicaCounters counters, NanoClock clock, RequestIntake intake, ViewChange views, Checkpoints checkpoints,
+             GapRecovery gaps, Summaries summaries, Host host) {
+        this.config = config;
+        this.self = self;
+        this.window = config.window();
+        this.maxBatchBytes = config.maxBatchBytes();
+        this.slots = slots;
+        this.peers = peers;
+        this.checks = checks;
+        this.counters = counters;
+        this.clock = clock;
+        this.intake = intake;
+        this.views = views;
+        this.checkpoints = checkpoints;
+        this.gaps = gaps;
+        this.summaries = summaries;
+        this.host = host;
+        this.send = new UnsafeBuffer(new byte[1 + 8 + 8 + 4 + maxBatchBytes]);
+    }
+
+    /** The next slot MustPropose re-proposes (while re-proposing). */
+    long fillNext() {
+        return fillNext;
+    }
+
+    /** Slots below {@code s} are not proposed again (a checkpoint or restart took them). */
+    void skipTo(long s) {
+        nextSlot = Math.max(nextSlot, s);
+    }
+
+    /** A view was entered: the earlier view's re-proposals are void. */
+    void viewEntered() {
+        fillNext = fillEnd = 0;
+    }
+
+    /** Leader of a new view: re-propose slots [from, end) with MustPropose, then new ones from {@code end} (line 20). */
+    void startMustPropose(long from, long end) {
+        fillNext = from;
+        fillEnd = end;
+        nextSlot = end;
+    }
+
+    /** This replica led {@code view} before a restart: it does not propose in it again. */
+    void noProposalsIn(long view) {
+        noProposalsIn = view;
+    }
+
+    /** Proposes what it may, if this replica leads a view it entered (its NEW_VIEW delivered); returns work done. */
+    int doWork(long now) {
+        long view = views.view();
+        if (checks.leader(view) != self || views.changingView() || (view != 0 && views.newViewDoneFor() != view)
+            || view == noProposalsIn) {
+            return 0;
+        }
+        return propose(now);
+    }
+
+    /** Leader: Algorithm 2, lines 14-17 (Propose), with batching and pipelining. */
+    private int propose(long now) {
+        int work = 0;
+        PeerState me = peers[self];
+        if (!host.canBroadcast()) {
+            return 0;
+        }
+        while (fillNext < fillEnd && fillNext - Math.max(host.nextExec(), checkpoints.seq()) < config.pipeline()
+            && summaries.mayBroadcast()) {
+            if (!proposeMust(me, fillNext)) {
+                break; // its committed batch is being fetched
+            }
+            fillNext++;
+            work++;
+        }
+        if (fillNext < fillEnd) {
+            return work;
+        }
+        while (nextSlot < checkpoints.seq() + window && nextSlot - host.nextExec() < config.pipeline()
+            && !checkpoints.fetching() && summaries.mayBroadcast()) {
+            int length = intake.buildBatch(now);
+            if (length <= 2) {
+                break;
+            }
+            writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(views.view()).i64(nextSlot).i32(length)
+                .bytes(intake.batch(), 0, length);
+            slots.proposeTime[slots.claim(nextSlot)] = now;
+            slots.prepareK[slots.claim(nextSlot)] = host.broadcast(send, writer.length());
+            nextSlot++;
+            counters.proposals++;
+            work++;
+        }
+        return work;
+    }
+
+    /** Leader: PREPARE ⟨v, s, MustPropose(s, C)⟩ (Algorithm 3, line 19); false while its batch is being fetched. */
+    private boolean proposeMust(PeerState leader, long s) {
+        int kind = leader.mustPropose(s);
+        DirectBuffer batch = emptyBatch;
+        int offset = 0;
+        int length = 2;
+        int known = slots.indexIfCurrent(s);
+        if (kind == PeerState.NONE && known >= 0 && slots.decided[known]) {
+            batch = slots.decidedBatch; // Any, and decided here: its value (no other can be decided, Theorem B.6)
+            offset = known * maxBatchBytes;
+            length = slots.decidedLength[known];
+        } else if (kind == PeerState.NONE) {
+            int built = intake.buildBatch(clock.nanoTime()); // Any: a gap below a committed slot takes waiting requests
+            if (built > 2) {
+                batch = intake.batch();
+                length = built;
+            }
+        } else if (kind == PeerState.COMMITTED) {
+            int idx = leader.index(s);
+            int d = idx * DIGEST_BYTES;
+            batch = null;
+            PeerState q = CommitQuorum.withBatch(peers, s, leader.newViewDigest, d);
+            if (q != null) {
+                batch = q.commitBatch;
+                offset = q.index(s) * maxBatchBytes;
+                length = q.commitLength[q.index(s)];
+            }
+            if (batch == null) {
+                int i = slots.claim(s);
+                if (slots.slotNo[i] == s && Arrays.equals(slots.prepDigest, i * DIGEST_BYTES,
+                    i * DIGEST_BYTES + DIGEST_BYTES, leader.newViewDigest, d, d + DIGEST_BYTES)) {
+                    batch = slots.prepBatch;
+                    offset = i * maxBatchBytes;
+                    length = slots.prepLength[i];
+                }
+            }
+            if (batch == null) {
+                int i = slots.claim(s);
+                if (slots.decided[i]) {
+                    fingerprints.fingerprint(slots.decidedBatch, i * maxBatchBytes, slots.decidedLength[i], digestView,
+                        0);
+                    if (Arrays.equals(digest, 0, DIGEST_BYTES, leader.newViewDigest, d, d + DIGEST_BYTES)) {
+                        batch = slots.decidedBatch;
+                        offset = i * maxBatchBytes;
+                        length = slots.decidedLength[i];
+                    }
+                }
+            }
+            if (batch == null && gaps.fetchedForProposal(s)) {
+                batch = gaps.proposalBatch(); // fetched by digest (GapRecovery.onBatch checked it)
+                length = gaps.proposalLength();
+            }
+            if (batch == null) {
+                // the committed batch is known here by digest only: fetch it (GapRecovery.askForBatches)
+                gaps.wantForProposal(s, leader.newViewDigest, d);
+                return false;
+            }
+        }
+        writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(views.view()).i64(s).i32(length).bytes(batch, offset, length);
+        slots.proposeTime[slots.claim(s)] = clock.nanoTime(); // the re-proposal's PREPARE stage counts like any other
+        slots.prepareK[slots.claim(s)] = host.broadcast(send, writer.length());
+        counters.proposals++;
+        return true;
+    }
+}
