@@ -155,7 +155,7 @@ public final class SimCluster {
         // peers' TBcast and direct signatures through per-peer checking services, as a real replica's worker pool does
         // (here synchronous and charged to the replica's CPU: results at the end of the duty cycle)
         node.checkSignaturesWith(p -> new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
-            keys.publicKeys(), 16, org.ubft.consensus.replica.Replica.maxDeferredStatementBytes()), x.cpu));
+            keys.publicKeys(), 16, org.ubft.consensus.replica.DeferredChecks.maxStatementBytes()), x.cpu));
         behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,

@@ -118,6 +118,27 @@ final class Agreement {
         this.send = new UnsafeBuffer(new byte[Replica.maxCtbcastBytes(config)]);
     }
 
+    /**
+     * On the replica's tick: the slow path (CERTIFY, then COMMIT) for each endorsed, undecided slot near the next one
+     * to execute whose fast path has not decided it within {@link #slowPathTimeout()} (the paper's implementation,
+     * §4.2). Returns the slots started.
+     */
+    int slowPathTimeouts(long now) {
+        int work = 0;
+        // (the view, the window and the next slot to execute are read afresh each time: a step may move them)
+        for (long s = Math.max(host.nextExec(), checkpoints.seq()); s < checkpoints.seq() + window
+            && s < host.nextExec() + 4L * config.pipeline(); s++) {
+            int i = slots.claim(s);
+            if (slots.slotNo[i] == s && slots.prepView[i] == views.view() && slots.endorsed[i] && !slots.decided[i]
+                && slots.sentCertify[i] != views.view() && now - slots.prepTime[i] >= slowPathTimeout.nanos()) {
+                certify(s);
+                maybeCommit(s);
+                work++;
+            }
+        }
+        return work;
+    }
+
     /** The slow-path timeout now (adapted to the fast path's decision times). */
     AdaptiveTimeout slowPathTimeout() {
         return slowPathTimeout;
@@ -548,7 +569,7 @@ final class Agreement {
      * slots decided since the last checkpoint, each on the slow path at CTBcast's rate (t messages per summary), timed
      * out before it reached the first new slot, and so did every later view (byz-forged-then-genuine seed 9: views 1
      * to 6 each re-committed slots 32-62 and never decided 63). A Byzantine leader gains at most W - 1 such credits a
-     * view, and a request waiting {@link ViewChange#CENSORSHIP_FACTOR} timeouts is suspected regardless.
+     * view, and a request waiting {@link LeaderSuspicion#CENSORSHIP_FACTOR} timeouts is suspected regardless.
      */
     private void recommitted(int i) {
         if (slots.recommittedView[i] != views.view()) {

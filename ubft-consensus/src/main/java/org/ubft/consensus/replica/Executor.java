@@ -11,8 +11,8 @@ import org.ubft.consensus.wire.Writer;
 import java.util.Arrays;
 
 /**
- * Execution of decided batches (Algorithm 2, line 45: App.Execute in slot order, driven by the replica) and the
- * replies: each request at most once and in its client's order ({@link RequestNumbers#isNext}: request k after k-1,
+ * Execution of decided slots in slot order (Algorithm 2, line 45: App.Execute; the last slot of the window triggers the
+ * next checkpoint, lines 44-47), each kept in the {@link DecisionStore} before its replies leave, and the replies: each request at most once and in its client's order ({@link RequestNumbers#isNext}: request k after k-1,
  * or the first of a later session), its reply cached ({@link ClientTable}, the last {@link ClientWire#MAX_IN_FLIGHT}
  * per client) and sent; and the checkpointed state (the app's snapshot and the client table).
  */
@@ -29,9 +29,19 @@ final class Executor {
     private final UnsafeBuffer send;
     private final UnsafeBuffer replyView = new UnsafeBuffer(0, 0);
     private final Writer writer = new Writer();
+    private final VerificationBudget budget;
+    private final StageLatencies stages;
+    /** The next slot to execute. */
+    private long nextExec;
+    /** When this replica last executed a slot (or restored a checkpoint): leader suspicion needs no progress. */
+    private long lastProgress;
+    /** Where this replica keeps its executed batches for a restart ({@code Replica.recoverDecisions}). */
+    private DecisionStore decisions = DecisionStore.NONE;
+    /** While kept batches are replayed after a restart: nothing is kept again, no checkpoint certified. */
+    private boolean replaying;
 
     Executor(ReplicaConfig config, int self, StateMachine app, ReplicaOutput out, ReplicaCounters counters,
-             NanoClock clock) {
+             NanoClock clock, VerificationBudget budget, StageLatencies stages) {
         this.config = config;
         this.self = self;
         this.app = app;
@@ -41,6 +51,86 @@ final class Executor {
         this.clientTable = new ClientTable(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxReplyBytes());
         this.executedAt = new long[config.clients()];
         this.send = new UnsafeBuffer(new byte[ClientWire.HEADER_BYTES + config.maxReplyBytes()]);
+        this.budget = budget;
+        this.stages = stages;
+    }
+
+    void keepDecisionsIn(DecisionStore store) {
+        this.decisions = store;
+    }
+
+    /** The first slot not executed yet. */
+    long nextExec() {
+        return nextExec;
+    }
+
+    /** When this replica last executed a slot, restored a checkpoint or otherwise progressed. */
+    long lastProgress() {
+        return lastProgress;
+    }
+
+    /** Progress without an execution (a re-proposed slot decided again, {@code Agreement.recommitted}). */
+    void progressed() {
+        lastProgress = clock.nanoTime();
+    }
+
+    /** The state of checkpoint {@code seq} was restored (state transfer, or a restart): execution goes on from it. */
+    void restoredAt(long seq, boolean transferred) {
+        nextExec = seq;
+        if (transferred) {
+            budget.progressed();
+            lastProgress = clock.nanoTime();
+        }
+    }
+
+    /** Applies decided slots in order (Algorithm 2, line 45), then certifies the next checkpoint (lines 44-47). */
+    void executeReady(SlotTable slots, Checkpoints checkpoints, RequestIntake intake) {
+        int window = config.window();
+        while (!checkpoints.fetching() && nextExec < checkpoints.seq() + window) {
+            int i = slots.indexIfCurrent(nextExec);
+            if (i < 0 || !slots.decided[i]) {
+                return;
+            }
+            if (!replaying) {
+                // kept before its replies leave
+                decisions.executing(nextExec, slots.decidedBatch, i * slots.maxBatchBytes, slots.decidedLength[i]);
+            }
+            execute(slots, i, intake);
+            budget.slotExecuted();
+            nextExec++;
+            lastProgress = clock.nanoTime();
+            stages.record(StageLatencies.Stage.EXECUTE, lastProgress - slots.decideTime[i]);
+            if (nextExec == checkpoints.seq() + window && !replaying) {
+                checkpoints.certify();
+            }
+        }
+    }
+
+    /**
+     * A restarted replica executes again the batches it kept, of slots {@code nextExec}, {@code nextExec + 1}, ...,
+     * within the window (each one it decided: executing it again decides nothing new); returns how many. Nothing is
+     * kept again and no checkpoint certified meanwhile.
+     */
+    int replay(java.util.List<byte[]> batches, SlotTable slots, Checkpoints checkpoints, RequestIntake intake) {
+        int replayed = 0;
+        replaying = true;
+        try {
+            for (byte[] b : batches) {
+                long s = nextExec;
+                if (s >= checkpoints.seq() + config.window() || b.length > slots.maxBatchBytes) {
+                    break;
+                }
+                int i = slots.claim(s);
+                slots.decided[i] = true;
+                slots.decidedLength[i] = b.length;
+                slots.decidedBatch.putBytes(i * slots.maxBatchBytes, b);
+                executeReady(slots, checkpoints, intake);
+                replayed++;
+            }
+        } finally {
+            replaying = false;
+        }
+        return replayed;
     }
 
     ClientTable clientTable() {

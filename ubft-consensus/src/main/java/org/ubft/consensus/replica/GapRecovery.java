@@ -161,8 +161,7 @@ final class GapRecovery {
         int work = 0;
         boolean missing = false;
         long retry = Math.max(1_000_000, config.slowPathTimeoutNanos());
-        long checkpointSeq = host.checkpointSeq();
-        for (long s = Math.max(host.nextExec(), checkpointSeq); s < checkpointSeq + window; s++) {
+        for (long s = Math.max(host.nextExec(), host.checkpointSeq()); s < host.checkpointSeq() + window; s++) {
             if (missingCertificate(s, wanted)) {
                 missing = true;
                 work += askForCertificate(s, wanted, now, retry);
@@ -193,8 +192,7 @@ final class GapRecovery {
     int askForPromisedShares(long now, long retry) {
         int work = 0;
         long view = host.view();
-        long checkpointSeq = host.checkpointSeq();
-        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+        for (long s = host.checkpointSeq(); s < host.checkpointSeq() + window; s++) {
             int i = slots.indexIfCurrent(s);
             if (i >= 0 && slots.sentWillCommit[i] == view && slots.sentCommit[i] != view && slots.prepView[i] == view
                 && matchingShares(i, slots.prepDigest, i * DIGEST_BYTES) < config.quorum()

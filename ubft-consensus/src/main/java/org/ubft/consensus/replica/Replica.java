@@ -10,7 +10,6 @@ import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
 import org.ubft.consensus.wire.RequestNumbers;
-import org.ubft.consensus.wire.Writer;
 
 
 import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
@@ -23,11 +22,12 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * clock; every table is sized at construction from {@link ReplicaConfig}.
  *
  * <p>The protocol lives in parts named after the paper (docs/design.md §8): {@link Proposer} (Algorithm 2, lines
- * 14-17), {@link Agreement} (lines 18-41), {@link Checkpoints} (lines 43-61), {@link ViewChange} (Algorithm 3 and
- * leader suspicion), {@link Summaries} (Algorithm 4), {@link NewViewCheck} and {@link ByzantineChecks} (Algorithm 5),
- * with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution and replies), {@link GapRecovery} (what a
- * replica knows by digest only) and {@link CtbcastOutbox} (its own stream). This class routes the inputs to them,
- * runs the tick, executes decided slots in order, and restarts; each part calls back through {@link Hooks}.
+ * 14-17), {@link Agreement} (lines 18-41), {@link Checkpoints} (lines 43-61), {@link ViewChange} and {@link
+ * LeaderSuspicion} (Algorithm 3), {@link Summaries} (Algorithm 4), {@link NewViewCheck} and {@link ByzantineChecks}
+ * (Algorithm 5), with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution in order, replies), {@link
+ * GapRecovery} (what a replica knows by digest only), {@link CtbcastOutbox} (its own stream) and {@link DeferredChecks}
+ * (signatures checked off the agent thread). This class routes the inputs to them, runs the tick and restarts; the
+ * parts call back through {@link ReplicaHooks}.
  *
  * <p>Beyond the paper's pseudocode: the slow path starts per slot on a timeout adapted to the fast path's decision
  * times (the paper's implementation, §4.2); requests execute at most once and in each client's order, a restarted
@@ -42,10 +42,9 @@ public final class Replica {
     private final ReplicaConfig config;
     private final int self;
     private final int n;
-    private final int f;
     private final int window;
-    private final int table;
-    private final StateMachine app;
+    private final int maxBatchBytes;
+    private final int maxSharesBytes;
     /** The crypto service, each verification charged to the sender of the message at hand ({@link #budget}). */
     private final ChargedCrypto crypto;
     private final VerificationBudget budget;
@@ -53,57 +52,33 @@ public final class Replica {
     private final NanoClock clock;
     private final ByzantineChecks checks;
     private final ReplicaCounters counters = new ReplicaCounters();
+    private final StageLatencies stages = new StageLatencies();
     private final Fingerprints fingerprints = new Fingerprints();
     private final Reader reader = new Reader();
-    private final Writer writer = new Writer();
-    private final int maxBatchBytes;
-    private final int maxSharesBytes;
-
-    // --- view (Algorithm 2 line 4, Algorithm 3) and leader suspicion ---
-    private final ViewChange views;
-    /** When this replica last executed a slot (or restored a checkpoint): leader suspicion needs no progress. */
-    private long lastProgress;
-
-    // --- checkpoint (Algorithm 2, lines 6 and 43-61): open slots [checkpointSeq, checkpointSeq + W) ---
-    private final Checkpoints checkpoints;
-    /** Where this replica keeps its executed batches for a restart ({@link #recoverDecisions}). */
-    private DecisionStore decisions = DecisionStore.NONE;
-    /** While {@link #recoverDecisions} replays the kept batches: nothing is kept again, no checkpoint certified. */
-    private boolean replaying;
-    /** The next slot to execute (Algorithm 2, line 45). */
-    private long nextExec;
-    /** The leader's proposals: Algorithm 2, lines 14-17, and MustPropose after a NEW_VIEW. */
-    private final Proposer proposer;
-
-    // --- slots [checkpointSeq, checkpointSeq + 2W), indexed by slot mod 2W ---
-    private final SlotTable slots;
-    private final StageLatencies stages = new StageLatencies();
     /** Most the slow-path timeout adapts to, as a multiple of {@link ReplicaConfig#slowPathTimeoutNanos()}. */
     public static final int SLOW_PATH_TIMEOUT_MAX_FACTOR = Agreement.SLOW_PATH_TIMEOUT_MAX_FACTOR;
-    /** Agreement on each slot: Algorithm 2, lines 18-41. */
-    private final Agreement agreement;
-    /** Batches and CERTIFY shares known by digest only, fetched from the others (and the answers to them). */
-    private final GapRecovery gaps;
-    /** The CERTIFY shares held, per table entry and signer (Algorithm 2, lines 33-36). */
-    private final CertifyShares shares;
 
-    // --- per broadcaster (Algorithm 2, lines 7-12) ---
+    // --- the parts (docs/design.md §8), each the owner of its state ---
+    /** Slots [checkpoint, checkpoint + 2W), indexed by slot mod 2W. */
+    private final SlotTable slots;
+    /** state[p] per broadcaster (Algorithm 2, lines 7-12). */
     private final PeerState[] peers;
     /** Algorithm 4: this replica's CTBcast stays within t of its latest summary; gaps in others' are covered. */
     private final Summaries summaries;
-    /** This replica's CTBcast stream, in order, with the CHECKPOINT and SEAL_VIEW that wait (Algorithm 4, line 5). */
     private final CtbcastOutbox outbox;
-
-    // --- clients: requests held (Echo Req, batches) and executed (replies) ---
-    private final Executor executor;
-    private final ClientTable clientTable;
     private final RequestIntake intake;
-    private final PendingRequests pending;
-
+    private final Executor executor;
+    private final Proposer proposer;
+    private final Agreement agreement;
+    private final Checkpoints checkpoints;
+    private final ViewChange views;
+    private final GapRecovery gaps;
+    private final LeaderSuspicion suspicion;
+    private final ReplicaHooks hooks = new ReplicaHooks();
+    private final DeferredChecks deferredChecks;
     private StateTransferPort transfer = StateTransferPort.NONE;
-    private final Hooks hooks = new Hooks();
 
-    // --- scratch ---
+    /** Scratch for the messages this class sends itself (a recovered stream's copies). */
     private final UnsafeBuffer send;
     private long nextTick;
 
@@ -118,10 +93,7 @@ public final class Replica {
         this.config = config;
         this.self = self;
         this.n = config.n();
-        this.f = config.f();
         this.window = config.window();
-        this.table = 2 * window;
-        this.app = app;
         this.budget = new VerificationBudget(config.n(), config.clients(), config.f(), config.window(), config.tail(),
             clock.nanoTime());
         this.crypto = new ChargedCrypto(crypto, budget, clock, config.n());
@@ -132,7 +104,6 @@ public final class Replica {
         this.maxSharesBytes = 1 + n * SHARE_BYTES;
 
         slots = new SlotTable(window, n, self, maxBatchBytes);
-        shares = slots.shares;
 
         peers = new PeerState[n];
         for (int p = 0; p < n; p++) {
@@ -151,12 +122,11 @@ public final class Replica {
                     afterSummary(p, oldView);
                 }
             });
-        executor = new Executor(config, self, app, out, counters, clock);
-        clientTable = executor.clientTable();
+        executor = new Executor(config, self, app, out, counters, clock, budget, stages);
         intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, hooks);
-        pending = intake.pending();
         views = new ViewChange(config, self, peers, slots, checks, this.crypto, budget, out, counters, clock, executor,
             intake, maxSharesBytes, maxMessageBytes(config), hooks);
+        suspicion = new LeaderSuspicion(config, self, peers, slots, checks, executor, intake, views, hooks);
         checkpoints = new Checkpoints(config, self, maxSharesBytes, checks, this.crypto, out, counters, executor, hooks);
         agreement = new Agreement(config, self, slots, peers, checks, this.crypto, out, counters, clock, stages, intake,
             views, checkpoints, hooks);
@@ -165,6 +135,8 @@ public final class Replica {
             summaries, hooks);
         send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
 
+        hooks.wire(config, self, slots, checks, views, checkpoints, executor, intake, agreement, proposer, gaps, outbox);
+        deferredChecks = new DeferredChecks(this, this.crypto);
         checkpoints.initial(peers); // Algorithm 2, line 6: the initial checkpoint, certified by definition
     }
 
@@ -193,7 +165,7 @@ public final class Replica {
 
     /** Keeps this replica's checkpoints and executed batches in {@code store} from now on (before traffic). */
     public void keepDecisionsIn(DecisionStore store) {
-        this.decisions = store;
+        executor.keepDecisionsIn(store);
         checkpoints.keepDecisionsIn(store);
     }
 
@@ -269,7 +241,7 @@ public final class Replica {
             views.joinViews();
         }
         if (p.checkpointSeq > checkpoints.seq()) {
-            maybeCheckpoint(p.checkpointSeq, p.checkpointDigest.clone(), p.checkpointShares, 0,
+            checkpoints.maybeCheckpoint(p.checkpointSeq, p.checkpointDigest.clone(), p.checkpointShares, 0,
                 p.checkpointSharesLength, p.replica);
         }
         if (p.hasNewView && checks.leader(p.view) == p.replica) {
@@ -305,106 +277,9 @@ public final class Replica {
 
     // ------------------------------------------------------------------ signatures checked off the agent thread
 
-    /** What a signature check done off the agent thread found ({@link #tbcastVerdict}, {@link #directVerdict}). */
-    public enum Verdict { VALID, INVALID, NOT_CHECKED }
-
-    /**
-     * Pass 1 of a TBcast message whose signature may be checked off the agent thread (docs/design.md §3.2): handled as
-     * {@link #onTbcastDeliver} does, except that the one signature check of a CERTIFY or CERTIFY_CHECKPOINT that passed
-     * every cheap check (view, window, one share per sender and slot) and took its sender's token is not done but left
-     * in {@link #deferredSigner}, {@link #deferredStatement}, {@link #deferredSignature}.
-     *
-     * @return whether a check was left so: the caller checks it and hands the message in again with
-     *         {@link #tbcastVerdict}; until then a copy of the same share is dropped as a duplicate
-     */
-    public boolean offerTbcast(int from, DirectBuffer buffer, int offset, int length) {
-        int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
-        if (type != ConsensusWire.CERTIFY && type != ConsensusWire.CERTIFY_CHECKPOINT) {
-            onTbcastDeliver(from, buffer, offset, length);
-            return false;
-        }
-        crypto.deferNext();
-        try {
-            onTbcastDeliver(from, buffer, offset, length);
-        } catch (RuntimeException e) {
-            crypto.stopDeferring();
-            throw e;
-        }
-        return crypto.stopDeferring();
-    }
-
-    /** As {@link #offerTbcast}, for a point-to-point message: CRTFY_VC and CERTIFY_SUMMARY are checked so. */
-    public boolean offerDirect(int from, DirectBuffer buffer, int offset, int length) {
-        int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
-        if (type != ConsensusWire.CRTFY_VC && type != ConsensusWire.CERTIFY_SUMMARY) {
-            onDirect(from, buffer, offset, length);
-            return false;
-        }
-        crypto.deferNext();
-        try {
-            onDirect(from, buffer, offset, length);
-        } catch (RuntimeException e) {
-            crypto.stopDeferring();
-            throw e;
-        }
-        return crypto.stopDeferring();
-    }
-
-    /** The signer of the check the last offer left (a replica index). */
-    public int deferredSigner() {
-        return crypto.deferredSigner();
-    }
-
-    /** Copies the statement of the check the last offer left into {@code into}; returns its length. */
-    public int deferredStatement(byte[] into) {
-        int len = crypto.deferredLength();
-        System.arraycopy(crypto.deferredStatement(), 0, into, 0, len);
-        return len;
-    }
-
-    /** Copies the 64-byte signature of the check the last offer left into {@code into}. */
-    public void deferredSignature(byte[] into) {
-        System.arraycopy(crypto.deferredSignature(), 0, into, 0, SIGNATURE_BYTES);
-    }
-
-    /** The longest statement a deferred check has (the caller's buffers). */
-    public static int maxDeferredStatementBytes() {
-        return ChargedCrypto.MAX_STATEMENT_BYTES;
-    }
-
-    /**
-     * Pass 2: the TBcast message of an {@link #offerTbcast} that returned true, with its check's verdict and the check
-     * itself (signer, statement, signature, as the offer left them). Handled as {@link #onTbcastDeliver} does, the
-     * check answered by the verdict (NOT_CHECKED: as a refusal for want of tokens, counted OVER_BUDGET, and a later
-     * copy of the share may be checked).
-     */
-    public void tbcastVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
-                              byte[] statement, int statementLength, byte[] signature) {
-        crypto.holdVerdict(code(verdict), signer, statement, statementLength, signature);
-        try {
-            onTbcastDeliver(from, buffer, offset, length);
-        } finally {
-            crypto.clearVerdict();
-        }
-    }
-
-    /** As {@link #tbcastVerdict}, for the point-to-point message of an {@link #offerDirect}. */
-    public void directVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
-                              byte[] statement, int statementLength, byte[] signature) {
-        crypto.holdVerdict(code(verdict), signer, statement, statementLength, signature);
-        try {
-            onDirect(from, buffer, offset, length);
-        } finally {
-            crypto.clearVerdict();
-        }
-    }
-
-    private static int code(Verdict v) {
-        return switch (v) {
-            case VALID -> ChargedCrypto.VALID;
-            case INVALID -> ChargedCrypto.INVALID;
-            case NOT_CHECKED -> ChargedCrypto.REFUSED;
-        };
+    /** The two passes of a signature check done off the agent thread ({@link DeferredChecks}). */
+    public DeferredChecks deferredChecks() {
+        return deferredChecks;
     }
 
     /** A point-to-point message from replica {@code from}. */
@@ -441,7 +316,7 @@ public final class Replica {
         crypto.charge(-1);
         if (checkpoints.onStateFetched(seq, state)) {
             intake.skipExecuted();
-            executeReady();
+            hooks.executeReady();
         }
     }
 
@@ -471,57 +346,6 @@ public final class Replica {
         return work;
     }
 
-    // ------------------------------------------------------------------------------------------------ Algorithm 2
-
-    /** Applies decided slots in order (Algorithm 2, line 45), then proposes the next checkpoint (line 44-47). */
-    private void executeReady() {
-        while (!checkpoints.fetching() && nextExec < checkpoints.seq() + window) {
-            int i = slotIndexIfCurrent(nextExec);
-            if (i < 0 || !slots.decided[i]) {
-                return;
-            }
-            if (!replaying) {
-                decisions.executing(nextExec, slots.decidedBatch, i * maxBatchBytes, slots.decidedLength[i]); // before its replies
-            }
-            executor.execute(slots, i, intake);
-            budget.slotExecuted();
-            nextExec++;
-            lastProgress = clock.nanoTime();
-            stages.record(StageLatencies.Stage.EXECUTE, lastProgress - slots.decideTime[i]);
-            if (nextExec == checkpoints.seq() + window && !replaying) {
-                checkpoints.certify();
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------------ checkpoints
-
-    /** Algorithm 2, lines 57-61: MaybeCheckpoint(CΣ) ({@link Checkpoints#maybeCheckpoint}). */
-    private void maybeCheckpoint(long seq, byte[] cpDigest, DirectBuffer shares, int sharesOffset, int sharesLength,
-                                 int source) {
-        checkpoints.maybeCheckpoint(seq, cpDigest, shares, sharesOffset, sharesLength, source);
-    }
-
-    /** The window moved to [seq, seq + W) (Algorithm 2, lines 59-61). */
-    private void windowMoved(long seq) {
-        proposer.skipTo(seq);
-        outbox.checkpointDue();
-        outbox.sendDeferred(); // line 61
-        // the window moved: PREPAREs and votes that arrived early for its slots count now
-        gaps.expectMissing(); // and COMMITs that came early, whose certificates were not adopted (askForBatches)
-        for (long s = seq; s < seq + window; s++) {
-            int i = slot(s);
-            if (slots.slotNo[i] == s) {
-                agreement.acceptPrepare(s);
-                agreement.checkFastPath(s);
-            }
-            agreement.checkCommits(s);
-        }
-        executeReady();
-    }
-
-    // ------------------------------------------------------------------------------------------------ Algorithm 3
-
     // ------------------------------------------------------------------------------------------------ timers
 
     private int timers(long now) {
@@ -532,20 +356,11 @@ public final class Replica {
                 work += gaps.askForPromisedShares(now, Math.max(1_000_000, config.slowPathTimeoutNanos()));
             }
         }
-        // slow path after a timeout (the paper's implementation, §4.2)
-        for (long s = Math.max(nextExec, checkpoints.seq()); s < checkpoints.seq() + window && s < nextExec + 4L * config.pipeline(); s++) {
-            int i = slot(s);
-            if (slots.slotNo[i] == s && slots.prepView[i] == views.view() && slots.endorsed[i] && !slots.decided[i] && slots.sentCertify[i] != views.view()
-                && now - slots.prepTime[i] >= agreement.slowPathTimeout().nanos()) {
-                agreement.certify(s);
-                agreement.maybeCommit(s);
-                work++;
-            }
-        }
+        work += agreement.slowPathTimeouts(now);
         if (views.changingView() || checkpoints.fetching()) {
             return work;
         }
-        return work + views.suspicion(now);
+        return work + suspicion.onTick(now);
     }
 
     // ------------------------------------------------------------------------------------------------ restarts
@@ -575,31 +390,14 @@ public final class Replica {
         crypto.charge(-1); // this replica's own files
         if (state != null && seq > 0) {
             checkpoints.recover(seq, digest, shares, state);
-            nextExec = seq;
+            executor.restoredAt(seq, false);
             proposer.skipTo(seq);
         }
-        int replayed = 0;
-        replaying = true;
-        try {
-            for (byte[] b : batches) {
-                long s = nextExec;
-                if (s >= checkpoints.seq() + window || b.length > maxBatchBytes) {
-                    break;
-                }
-                int i = slot(s);
-                slots.decided[i] = true;
-                slots.decidedLength[i] = b.length;
-                slots.decidedBatch.putBytes(i * maxBatchBytes, b);
-                executeReady();
-                replayed++;
-            }
-        } finally {
-            replaying = false;
-        }
+        int replayed = executor.replay(batches, slots, checkpoints, intake);
         intake.skipExecuted();
-        proposer.skipTo(nextExec);
+        proposer.skipTo(executor.nextExec());
         counters.recoveredSlots = replayed;
-        if (nextExec == checkpoints.seq() + window) {
+        if (executor.nextExec() == checkpoints.seq() + window) {
             checkpoints.certify(); // replaying certifies nothing: the window's end was reached
         }
         return replayed;
@@ -701,134 +499,6 @@ public final class Replica {
     }
 
 
-    /** The protocol steps the parts feed back (their {@code Host} interfaces), kept off Replica's public surface. */
-    private final class Hooks
-        implements GapRecovery.Host, RequestIntake.Host, ViewChange.Host, Checkpoints.Host, Agreement.Host, Proposer.Host {
-        @Override
-        public long view() {
-            return views.view();
-        }
-
-        @Override
-        public long checkpointSeq() {
-            return checkpoints.seq();
-        }
-
-        @Override
-        public long nextExec() {
-            return nextExec;
-        }
-
-        @Override
-        public long lastProgress() {
-            return lastProgress;
-        }
-
-        @Override
-        public boolean recovering() {
-            return outbox.recovering();
-        }
-
-        @Override
-        public boolean isLeader() {
-            return Replica.this.isLeader();
-        }
-
-        @Override
-        public long fillNext() {
-            return proposer.fillNext();
-        }
-
-        @Override
-        public void certify(long s) {
-            agreement.certify(s);
-        }
-
-        @Override
-        public void maybeCommit(long s) {
-            agreement.maybeCommit(s);
-        }
-
-        @Override
-        public void acceptPrepare(long s) {
-            agreement.acceptPrepare(s);
-        }
-
-        @Override
-        public void decide(long s, DirectBuffer batch, int offset, int length) {
-            agreement.decide(s, batch, offset, length, false);
-        }
-
-        @Override
-        public boolean needsOwnCommit(int i) {
-            return agreement.needsOwnCommit(i);
-        }
-
-        @Override
-        public void askedAgain(int client) {
-            views.askedAgain(client);
-        }
-
-        @Override
-        public void reendorse() {
-            agreement.reendorse();
-        }
-
-        @Override
-        public boolean canBroadcast() {
-            return outbox.canBroadcast();
-        }
-
-        @Override
-        public long broadcast(UnsafeBuffer message, int length) {
-            return outbox.broadcast(message, length);
-        }
-
-        @Override
-        public void viewEntered() {
-            proposer.viewEntered();
-            gaps.forgetProposals();
-        }
-
-        @Override
-        public void sealed() {
-            outbox.sealDue();
-            outbox.sendDeferred();
-        }
-
-        @Override
-        public void maybeCheckpoint(long seq, byte[] digest, DirectBuffer shares, int offset, int length, int source) {
-            Replica.this.maybeCheckpoint(seq, digest, shares, offset, length, source);
-        }
-
-        @Override
-        public void executeReady() {
-            Replica.this.executeReady();
-        }
-
-        @Override
-        public void windowMoved(long seq) {
-            Replica.this.windowMoved(seq);
-        }
-
-        @Override
-        public void progressed() {
-            lastProgress = clock.nanoTime();
-        }
-
-        @Override
-        public void stateRestored(long seq) {
-            budget.progressed();
-            nextExec = seq;
-            lastProgress = clock.nanoTime();
-        }
-
-        @Override
-        public void startMustPropose(long from, long end) {
-            proposer.startMustPropose(from, end);
-        }
-    }
-
     // ------------------------------------------------------------------------------------------------ observers
 
     public int self() {
@@ -850,7 +520,7 @@ public final class Replica {
 
     /** The first slot not yet executed (everything before it is applied to the app). */
     public long executedUpTo() {
-        return nextExec;
+        return executor.nextExec();
     }
 
     public long checkpointSeq() {
@@ -873,7 +543,7 @@ public final class Replica {
     /** The highest slot this replica sent WILL_COMMIT for in its current view, or -1 (read-only, scans the table). */
     public long lastWillCommit() {
         long last = -1;
-        for (int i = 0; i < table; i++) {
+        for (int i = 0; i < slots.table; i++) {
             if (slots.sentWillCommit[i] == views.view() && slots.slotNo[i] > last) {
                 last = slots.slotNo[i];
             }
@@ -922,7 +592,7 @@ public final class Replica {
      */
     public String describeState() {
         StringBuilder b = new StringBuilder("view=").append(views.view()).append(views.changingView() ? "(changing)" : "")
-            .append(" checkpoint=").append(checkpoints.seq()).append(" next_exec=").append(nextExec)
+            .append(" checkpoint=").append(checkpoints.seq()).append(" next_exec=").append(executor.nextExec())
             .append(" fetching=").append(checkpoints.fetching()).append(" own_summary=").append(summaries.summaryK())
             .append(' ').append(transfer.describe());
         for (PeerState p : peers) {
@@ -930,32 +600,23 @@ public final class Replica {
                 .append(p.checkpointSeq).append(" k=").append(p.lastK).append(p.afterGap ? " gap<=" + p.needK : "")
                 .append('}');
         }
-        if (views.changingView()) {
-            b.append(" sealing_to=").append(views.targetView());
-            for (long s = checkpoints.seq(); s < checkpoints.seq() + window; s++) {
-                int j = slotIndexIfCurrent(s);
-                if (j >= 0 && slots.sentWillCommit[j] == views.view() && slots.sentCommit[j] != views.view() && !CommitQuorum.inView(peers, s, views.view(), config.quorum())) {
-                    b.append(" waits_commit_of=").append(s).append("(prepared_in=").append(slots.prepView[j])
-                        .append(" shares=").append(agreement.matchingShares(j, slots.prepDigest, j * DIGEST_BYTES)).append(')');
-                }
-            }
-        }
+        views.describeSealing(b);
         b.append(" clients{");
         for (int c = 0; c < config.clients(); c++) {
-            long last = clientTable.lastExecuted(c);
-            b.append(c).append(':').append(last).append(pending.holds(c, last + 1) ? "+pending" : "").append(' ');
+            long last = executor.clientTable().lastExecuted(c);
+            b.append(c).append(':').append(last).append(intake.pending().holds(c, last + 1) ? "+pending" : "").append(' ');
         }
-        b.append("progress_ago=").append(clock.nanoTime() - lastProgress).append('}');
-        int i = slotIndexIfCurrent(nextExec);
+        b.append("progress_ago=").append(clock.nanoTime() - executor.lastProgress()).append('}');
+        int i = slotIndexIfCurrent(executor.nextExec());
         if (i >= 0) {
-            b.append(" slot ").append(nextExec).append("{prepared_in=").append(slots.prepView[i]).append(" endorsed=")
+            b.append(" slot ").append(executor.nextExec()).append("{prepared_in=").append(slots.prepView[i]).append(" endorsed=")
                 .append(slots.endorsed[i]).append(" decided=").append(slots.decided[i]).append('}');
         }
         return b.toString();
     }
 
     public ClientTable clientTable() {
-        return clientTable;
+        return executor.clientTable();
     }
 
     /**

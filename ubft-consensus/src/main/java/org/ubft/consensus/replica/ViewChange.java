@@ -16,19 +16,15 @@ import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
- * The view change (paper §5.3, Algorithm 3) and leader suspicion: the replica's view state (its one writer), COMPLAINTs
- * (line 1, as votes: {@link Complaints}), sealing once every promise is kept (lines 3-6), SEAL_VIEW and CRTFY_VC
- * (lines 8-11), the leader's NEW_VIEW (lines 12-16, {@link ViewChangeCertificates}) and entering it (lines 17-23,
- * {@link NewViewCheck}); and when a replica suspects its leader (a request not executed in time, a NEW_VIEW that does
- * not come, a leader that left its view, evidence of being behind).
+ * The view change (paper §5.3, Algorithm 3): the replica's view state (its one writer), COMPLAINTs (line 1, as votes:
+ * {@link Complaints}; when to complain is {@link LeaderSuspicion}'s), sealing once every promise is kept (lines 3-6),
+ * SEAL_VIEW and CRTFY_VC (lines 8-11), the leader's NEW_VIEW (lines 12-16, {@link ViewChangeCertificates}) and
+ * entering it (lines 17-23, {@link NewViewCheck}).
  *
  * <p>A view moves one at a time on a suspicion, and to a higher view only on f+1 replicas' evidence ({@link #joinViews},
  * a NEW_VIEW's certificates): f Byzantine replicas can claim any view.
  */
 final class ViewChange {
-    /** A request pending this many request timeouts suspects the leader even while other slots progress. */
-    static final long CENSORSHIP_FACTOR = 8;
-
     /** What the view change needs of the replica: its position and the protocol steps a view change drives. */
     interface Host {
         long checkpointSeq();
@@ -82,8 +78,6 @@ final class ViewChange {
     private final NanoClock clock;
     private final Executor executor;
     private final RequestIntake intake;
-    private final ClientTable clientTable;
-    private final PendingRequests pending;
     private final Host host;
     private final Complaints complaints;
     private final int maxVcStateBytes;
@@ -126,8 +120,6 @@ final class ViewChange {
         this.clock = clock;
         this.executor = executor;
         this.intake = intake;
-        this.clientTable = executor.clientTable();
-        this.pending = intake.pending();
         this.host = host;
         this.complaints = new Complaints(n);
         this.maxVcStateBytes = PeerState.maxViewChangeStateBytes(window, maxSharesBytes);
@@ -178,6 +170,42 @@ final class ViewChange {
     /** This replica led its view before a restart: it forgot what it proposed, and sends no NEW_VIEW again. */
     void ledBeforeRestart() {
         newViewSentFor = view;
+    }
+
+    /** While sealing, for diagnostics: the target view and each promised slot still waiting for its COMMIT (allocates). */
+    void describeSealing(StringBuilder b) {
+        if (!changingView) {
+            return;
+        }
+        b.append(" sealing_to=").append(targetView);
+        long checkpointSeq = host.checkpointSeq();
+        for (long s = checkpointSeq; s < checkpointSeq + window; s++) {
+            int j = slots.indexIfCurrent(s);
+            if (j >= 0 && slots.sentWillCommit[j] == view && slots.sentCommit[j] != view && !committedByQuorum(s, view)) {
+                b.append(" waits_commit_of=").append(s).append("(prepared_in=").append(slots.prepView[j])
+                    .append(" shares=").append(slots.shares.matching(j, view, slots.slotNo[j], slots.prepDigest,
+                        j * DIGEST_BYTES, -1)).append(')');
+            }
+        }
+    }
+
+    /** When this replica entered its view (its timeout for the NEW_VIEW runs from there). */
+    long viewEnteredAt() {
+        return viewEnteredAt;
+    }
+
+    /** Since when requests wait in this view (its start, or the NEW_VIEW entered). */
+    long suspicionBase() {
+        return suspicionBase;
+    }
+
+    /** Views that failed in a row: the NEW_VIEW's timeout doubles per view, up to 32 times. */
+    int viewChangeAttempts() {
+        return viewChangeAttempts;
+    }
+
+    Complaints complaints() {
+        return complaints;
     }
 
     private boolean isLeader() {
@@ -502,104 +530,5 @@ final class ViewChange {
         for (long s = host.checkpointSeq(); s < host.checkpointSeq() + window; s++) {
             host.acceptPrepare(s);
         }
-    }
-
-    /** Leader suspicion on the replica's tick (Algorithm 3, line 1), while it neither changes view nor fetches. */
-    int suspicion(long now) {
-        int work = 0;
-        if (leaderLeft()) {
-            return work + complain(now, config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5));
-        }
-        // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
-        // replicas that entered views at different times come to overlap in one; requests wait for the NEW_VIEW)
-        if (view > 0 && newViewDoneFor != view) {
-            work += resendCrtfyVcs(now, Math.max(1_000_000, config.viewChangeTimeoutNanos() / 4));
-            long timeout = config.viewChangeTimeoutNanos() << Math.min(viewChangeAttempts, 5);
-            if (now - viewEnteredAt >= timeout) {
-                return work + complain(now, timeout);
-            }
-            return work;
-        }
-        // a request from a client not executed in time ("no decision progress while requests are pending")
-        for (int c = 0; c < config.clients(); c++) {
-            long last = clientTable.lastExecuted(c);
-            long k = last + 1;
-            long timeout = config.requestTimeoutNanos();
-            // a replica that is merely behind but executing does not suspect, unless a request waits far too long
-            // (a leader that proposes others' requests and not this one's), or f others complained about the view
-            // already: then this replica's complaint, on a request that waited a whole timeout, is the one of a
-            // correct replica that the f+1 must hold, and waiting for its own stall let a view change that the others
-            // started time out (adversary-random seed 7086: the leader of view 0, cut off until GST, caught up for
-            // 13 ms before it complained, 20 ms after the other correct replica had sealed view 0)
-            boolean idle = now - host.lastProgress() >= timeout;
-            boolean stalled = idle || complaints.aboutByOthers(view, self) >= config.quorum() - 1;
-            if (!pending.holds(c, k)) {
-                k = pending.laterSessionFirst(c, last); // a restarted client's first request
-            }
-            if (k != 0 && pending.holds(c, k)) {
-                long waited = now - Math.max(pending.arrival(c, k), suspicionBase);
-                if ((waited >= timeout && stalled) || waited >= CENSORSHIP_FACTOR * timeout) {
-                    return work + complain(now, timeout);
-                }
-            }
-            if (intake.farAheadSince(c) != 0) {
-                if (intake.farAheadNumber(c) <= last) {
-                    intake.caughtUp(c);
-                } else if (idle && now - Math.max(intake.farAheadSince(c), suspicionBase) >= timeout && behind()) {
-                    // evidence that this replica is behind, not only a client's numbers: it executes nothing and
-                    // waits for a SUMMARY of the leader's stream, or a peer committed a slot it cannot decide. A
-                    // request ahead alone may come from a client that left a hole in its numbers, which no leader
-                    // can fill: counted with f others' complaints, or with idleness alone, a client's hole made every
-                    // idle timeout a view change (byz-gap-client-complainer)
-                    return work + complain(now, timeout);
-                }
-            }
-        }
-        return work;
-    }
-
-    /**
-     * Whether the leader of this replica's view sealed a later view (its SEAL_VIEW came through its CTBcast stream):
-     * then this replica complains about the view at once (Algorithm 3, line 1) instead of waiting out the view's
-     * timeout. Why it is sound: a correct replica never leads a view it left (it seals only upwards, Algorithm 3
-     * lines 3-6), so the view can no longer get a NEW_VIEW or a PREPARE from a correct leader; only the leader itself
-     * can trigger this, which a Byzantine leader could match by falling silent; and a complaint is a vote, so the
-     * view still changes only once f+1 replicas complained (the leader's seal counts as its own, {@link
-     * #leftLowerViews}). Why it is needed: a replica that was cut off until GST follows the others' views one
-     * timeout at a time (it holds f replicas' seals of a later view, not f+1) while the others wait in the later view
-     * for it to lead; with the timeouts doubled before GST, the correct replicas overlapped in no view for 160 ms
-     * after GST (twins-random seed 3713). What it costs: a Byzantine leader that seals early makes the correct
-     * replicas leave its views at once, so a replica paused across them must keep its promises of views the others
-     * left, with shares they hold only as displaced ones ({@link GapRecovery#onCertificateRequest}, adversary-mixed 2236).
-     */
-    private boolean leaderLeft() {
-        int leader = checks.leader(view);
-        return leader != self && peers[leader].view > view;
-    }
-
-    /**
-     * Whether this replica has evidence of being behind the others: the leader's stream is in a gap that only its
-     * SUMMARY fills (Algorithm 4), or a peer's stream holds a COMMIT for a slot from the next one to execute on, which
-     * this replica has not decided (a COMMIT carries f+1 CERTIFY shares, so at least one correct replica certified
-     * the slot's PREPARE: a Byzantine peer cannot make one up). adversary-random seed 20400: a follower paused past
-     * an amnesiac leader's crash held the other follower's COMMITs for the slots it missed, and no gap of the
-     * leader's dead stream.
-     */
-    private boolean behind() {
-        if (peers[checks.leader(view)].afterGap) {
-            return true;
-        }
-        for (long s = host.nextExec(); s < host.checkpointSeq() + window; s++) {
-            int i = slots.indexIfCurrent(s);
-            if (i >= 0 && slots.decided[i]) {
-                continue;
-            }
-            for (PeerState p : peers) {
-                if (p.replica != self && p.hasCommit(s)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

@@ -5,18 +5,20 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
 import org.ubft.common.crypto.CryptoResultHandler;
 import org.ubft.common.crypto.CryptoService;
+import org.ubft.consensus.replica.DeferredChecks;
 import org.ubft.consensus.replica.Replica;
 
 import java.util.function.IntFunction;
 
 /**
  * Checks the signatures of peers' TBcast and point-to-point consensus messages off the replica's agent thread
- * (docs/design.md §3.2). Each message goes to the replica first ({@link Replica#offerTbcast}, {@link Replica#offerDirect}):
- * its cheap checks run there, and a message that carries one signature to check (CERTIFY, CERTIFY_CHECKPOINT,
+ * (docs/design.md §3.2). Each message goes to the replica first ({@link DeferredChecks#offerTbcast},
+ * {@link DeferredChecks#offerDirect}): its cheap checks run there, and a message that carries one signature to check
+ * (CERTIFY, CERTIFY_CHECKPOINT,
  * CRTFY_VC, CERTIFY_SUMMARY) and got its sender's token leaves that check. The check goes to the sender's own
  * {@link CryptoService} (a bounded queue of a {@code CryptoPool} whose workers serve every peer's queue in turn, or a
  * synchronous one in the simulator), and the message waits here, copied, until {@link #doWork} polls the verdict and
- * hands it in again ({@link Replica#tbcastVerdict}, {@link Replica#directVerdict}).
+ * hands it in again ({@link DeferredChecks#tbcastVerdict}, {@link DeferredChecks#directVerdict}).
  *
  * <p>So a flooding peer fills only its own queue: when it is full the oldest of that peer's checks is dropped (the
  * message comes back NOT_CHECKED, counted OVER_BUDGET at the replica, its "tried" record cleared so that a later copy
@@ -29,10 +31,11 @@ public final class Preverifier {
     static final int POLL_LIMIT = 64;
 
     private final Replica replica;
+    private final DeferredChecks checks;
     private final int self;
     private final CryptoService[] services;
     private final int maxMessageBytes;
-    private final int statementBytes = Replica.maxDeferredStatementBytes();
+    private final int statementBytes = DeferredChecks.maxStatementBytes();
     private final int slots;
     private final UnsafeBuffer[] messages;
     private final int[][] lengths;
@@ -53,11 +56,12 @@ public final class Preverifier {
 
     /**
      * @param services        per peer index, its checking service (null for {@code self}); each with message room for
-     *                        {@link Replica#maxDeferredStatementBytes()}
+     *                        {@link DeferredChecks#maxStatementBytes()}
      * @param maxMessageBytes the longest TBcast or point-to-point message the replica takes
      */
     public Preverifier(Replica replica, int self, int n, IntFunction<CryptoService> services, int maxMessageBytes) {
         this.replica = replica;
+        this.checks = replica.deferredChecks();
         this.self = self;
         this.maxMessageBytes = maxMessageBytes;
         this.services = new CryptoService[n];
@@ -101,7 +105,7 @@ public final class Preverifier {
     public void onTbcast(int from, DirectBuffer buffer, int offset, int length) {
         if (!checkedHere(from, length)) {
             replica.onTbcastDeliver(from, buffer, offset, length);
-        } else if (replica.offerTbcast(from, buffer, offset, length)) {
+        } else if (checks.offerTbcast(from, buffer, offset, length)) {
             submit(from, false, buffer, offset, length);
         }
     }
@@ -110,7 +114,7 @@ public final class Preverifier {
     public void onDirect(int from, DirectBuffer buffer, int offset, int length) {
         if (!checkedHere(from, length)) {
             replica.onDirect(from, buffer, offset, length);
-        } else if (replica.offerDirect(from, buffer, offset, length)) {
+        } else if (checks.offerDirect(from, buffer, offset, length)) {
             submit(from, true, buffer, offset, length);
         }
     }
@@ -121,12 +125,12 @@ public final class Preverifier {
 
     private void submit(int from, boolean isDirect, DirectBuffer buffer, int offset, int length) {
         int s = freeSlot(from);
-        int signer = replica.deferredSigner();
-        int len = replica.deferredStatement(statement);
-        replica.deferredSignature(signature);
+        int signer = checks.signer();
+        int len = checks.statement(statement);
+        checks.signature(signature);
         if (s < 0) {
             notChecked++; // every slot of this peer waits for a verdict
-            handBack(from, isDirect, buffer, offset, length, Replica.Verdict.NOT_CHECKED, signer, statement, len,
+            handBack(from, isDirect, buffer, offset, length, DeferredChecks.Verdict.NOT_CHECKED, signer, statement, len,
                 signature);
             return;
         }
@@ -140,7 +144,7 @@ public final class Preverifier {
         System.arraycopy(signature, 0, signatures[from], s * 64, 64);
         submitted++;
         if (!services[from].submitVerify(s, NodeId.replica(signer), statementView, 0, len, signatureView, 0, 64)) {
-            release(from, s, Replica.Verdict.NOT_CHECKED); // the service has no free task: the oldest wait too long
+            release(from, s, DeferredChecks.Verdict.NOT_CHECKED); // the service has no free task: the oldest wait too long
         }
     }
 
@@ -167,9 +171,9 @@ public final class Preverifier {
         return work;
     }
 
-    private void release(int p, int s, Replica.Verdict verdict) {
+    private void release(int p, int s, DeferredChecks.Verdict verdict) {
         busy[p][s] = false;
-        if (verdict == Replica.Verdict.NOT_CHECKED) {
+        if (verdict == DeferredChecks.Verdict.NOT_CHECKED) {
             notChecked++;
         }
         System.arraycopy(statements[p], s * statementBytes, statement, 0, statementLengths[p][s]);
@@ -179,11 +183,11 @@ public final class Preverifier {
     }
 
     private void handBack(int from, boolean isDirect, DirectBuffer buffer, int offset, int length,
-                          Replica.Verdict verdict, int signer, byte[] st, int stLength, byte[] sig) {
+                          DeferredChecks.Verdict verdict, int signer, byte[] st, int stLength, byte[] sig) {
         if (isDirect) {
-            replica.directVerdict(from, buffer, offset, length, verdict, signer, st, stLength, sig);
+            checks.directVerdict(from, buffer, offset, length, verdict, signer, st, stLength, sig);
         } else {
-            replica.tbcastVerdict(from, buffer, offset, length, verdict, signer, st, stLength, sig);
+            checks.tbcastVerdict(from, buffer, offset, length, verdict, signer, st, stLength, sig);
         }
     }
 
@@ -220,12 +224,12 @@ public final class Preverifier {
 
         @Override
         public void onVerified(long correlationId, boolean valid) {
-            release(peer, (int) correlationId, valid ? Replica.Verdict.VALID : Replica.Verdict.INVALID);
+            release(peer, (int) correlationId, valid ? DeferredChecks.Verdict.VALID : DeferredChecks.Verdict.INVALID);
         }
 
         @Override
         public void onDropped(long correlationId) {
-            release(peer, (int) correlationId, Replica.Verdict.NOT_CHECKED);
+            release(peer, (int) correlationId, DeferredChecks.Verdict.NOT_CHECKED);
         }
     }
 }

@@ -13,6 +13,7 @@ import org.ubft.common.crypto.CryptoService;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.client.ClientLinks;
 import org.ubft.consensus.replica.ConsensusCrypto;
+import org.ubft.consensus.replica.DeferredChecks;
 import org.ubft.consensus.replica.Replica;
 import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.consensus.replica.StateTransferBridge;
@@ -139,7 +140,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
                 CryptoPool pool = new CryptoPool(workers, cluster::newIdleStrategy);
                 node.ownPool = pool;
                 node.checkSignaturesWith(p -> pool.newOwner(null, keys, CHECKS_PER_PEER,
-                    Replica.maxDeferredStatementBytes()));
+                    DeferredChecks.maxStatementBytes()));
                 pool.start();
             }
             if (dataDir == null) {
@@ -442,7 +443,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * From now on, peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY signatures are checked by
      * {@code perPeer.apply(p)}, one service per peer {@code p} (not called for this replica), off this thread and in
      * bounded per-peer queues ({@link Preverifier}); each service must verify with the cluster's public keys and carry
-     * messages of {@link Replica#maxDeferredStatementBytes()}. Call before traffic.
+     * messages of {@link DeferredChecks#maxStatementBytes()}. Call before traffic.
      */
     public void checkSignaturesWith(java.util.function.IntFunction<CryptoService> perPeer) {
         this.preverifier = new Preverifier(replica, self, config.n(), perPeer, Replica.maxMessageBytes(config));

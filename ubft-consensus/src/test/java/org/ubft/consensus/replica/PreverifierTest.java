@@ -26,7 +26,7 @@ class PreverifierTest {
 
     /** A synchronous checking service (results at the next poll), as the simulator's. */
     private static CryptoService synchronous(ModelCluster c, int capacity) {
-        return CryptoPool.synchronous(null, c.keys, capacity, Replica.maxDeferredStatementBytes());
+        return CryptoPool.synchronous(null, c.keys, capacity, DeferredChecks.maxStatementBytes());
     }
 
     /**
@@ -94,7 +94,7 @@ class PreverifierTest {
     void aGarbageSignatureIsCheckedOnThePoolsThread() throws InterruptedException {
         ModelCluster c = new ModelCluster(slowPath(), 11);
         try (CryptoPool pool = new CryptoPool(1)) {
-            c.checkSignaturesWith((self, peer) -> pool.newOwner(null, c.keys, 4, Replica.maxDeferredStatementBytes()));
+            c.checkSignaturesWith((self, peer) -> pool.newOwner(null, c.keys, 4, DeferredChecks.maxStatementBytes()));
             pool.start();
             long before = c.cryptos[0].verifications;
             Random random = new Random(1);
