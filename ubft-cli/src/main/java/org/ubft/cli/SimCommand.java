@@ -83,7 +83,7 @@ public final class SimCommand implements Callable<Integer> {
             out.printf("%-24s %s%n", TwinsScenarios.ENUMERATED, "the exhaustive Twins enumeration (not in all): "
                 + TwinsEnumeration.COUNT + " scenarios " + TwinsScenarios.PREFIX + "0000.." + TwinsScenarios.PREFIX
                 + String.format("%04d", TwinsEnumeration.COUNT - 1) + ", each runnable by name; " + TwinsEnumeration.BOUND);
-            out.printf("%-24s %s (not in all: some seeds find open bugs, see docs/byzantine.md)%n", TwinsScenarios.RANDOM.name(),
+            out.printf("%-24s %s (not in all: a long random sample; sweeps in docs/byzantine.md)%n", TwinsScenarios.RANDOM.name(),
                 TwinsScenarios.RANDOM.description());
             out.printf("%-24s %s (not in all)%n", Scenarios.TOO_MANY_CRASHES.name(),
                 Scenarios.TOO_MANY_CRASHES.description());

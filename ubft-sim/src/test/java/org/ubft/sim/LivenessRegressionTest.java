@@ -9,20 +9,20 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code restart-then-leader-crash-cpu} 10 failed on 5fa2022 and pass since the liveness fixes of
  * {@code AdversaryRegressionTest} (which of them serves each was not isolated); {@code lagging-follower-partner-crash-cpu}
  * 44, 62, 64 and 90 failed on 83fe5fe and pass since a replica certifies a slot on endorsing it when a peer's CERTIFY
- * came first ({@code Replica.acceptPrepare}); {@code byz-forged-then-genuine} 9 (a correct run with forgery: the leader
+ * came first ({@code Agreement.acceptPrepare}); {@code byz-forged-then-genuine} 9 (a correct run with forgery: the leader
  * crashed on the slow path with 31 slots decided since the checkpoint, and every later view timed out re-committing
- * them before it reached a new slot) fails without {@code Replica.recommitted}. {@code twins-random} 57, 2301, 2415
+ * them before it reached a new slot) fails without {@code Agreement.recommitted}. {@code twins-random} 57, 2301, 2415
  * and 3891 (a Byzantine twin decided slots with one correct replica while its stream was dead at the other; the first
- * had nothing pending and never complained, so no client gathered f+1 replies) fail without {@code Replica.askedAgain}
+ * had nothing pending and never complained, so no client gathered f+1 replies) fail without {@code ViewChange.askedAgain}
  * (57, 2301 and 3891 also without the client's retransmissions to every replica); {@code adversary-random} 32070 (a
  * follower sealing view 2 waited for good for the leader's CERTIFY share of it: the leader had sealed on certifying,
  * before its own share came back over the loopback, so it never held it to answer CERTIFICATE_REQUEST) fails unless
- * {@code Replica.certify} holds its own share at once; {@code twins-random} 3713 (a replica cut off until GST followed
+ * {@code Agreement.certify} holds its own share at once; {@code twins-random} 3713 (a replica cut off until GST followed
  * the others' views one timeout at a time while they waited for it to lead the later view, and the timeouts doubled
- * before GST kept the correct replicas apart for 160 ms) fails without {@code Replica.leaderLeft}; {@code
+ * before GST kept the correct replicas apart for 160 ms) fails without {@code LeaderSuspicion.leaderLeft}; {@code
  * adversary-mixed} 2236 and 1832 (a follower paused across the views a forging leader sealed early stays sealing view
  * 0, short of the other correct replica's share of a slot it promised: that replica holds it only as a displaced share)
- * fail, with {@code Replica.leaderLeft}, unless {@code Replica.onCertificateRequest} answers with its displaced own
+ * fail, with {@code LeaderSuspicion.leaderLeft}, unless {@code GapRecovery.onCertificateRequest} answers with its displaced own
  * share besides the others it holds (2236) and {@code DisplacedOwnShares} keeps the oldest displaced share (1832).
  */
 class LivenessRegressionTest {

@@ -385,7 +385,7 @@ public final class ClientCore {
         }
         counters.retransmissions++;
         // from the second retransmission on, to every server: one that answered learns that its reply did not make
-        // the quorum (the replicas that executed the request may need that to suspect the leader: Replica.askedAgain)
+        // the quorum (the replicas that executed the request may need that to suspect the leader: ViewChange.askedAgain)
         boolean toAll = true;
         for (int r = 0; r < servers; r++) {
             toAll &= replied[s][r];

@@ -24,7 +24,7 @@ final class Executor {
     private final ReplicaCounters counters;
     private final NanoClock clock;
     private final ClientTable clientTable;
-    /** Per client: when this replica last executed one of its requests ({@code Replica.askedAgain}). */
+    /** Per client: when this replica last executed one of its requests ({@code ViewChange.askedAgain}). */
     private final long[] executedAt;
     private final UnsafeBuffer send;
     private final UnsafeBuffer replyView = new UnsafeBuffer(0, 0);

@@ -27,7 +27,7 @@ final class RequestIntake {
     interface Host {
         long view();
 
-        /** A client asked again for request it executed: maybe a sign the others did not (Replica.askedAgain). */
+        /** A client asked again for request it executed: maybe a sign the others did not (ViewChange.askedAgain). */
         void askedAgain(int client);
 
         /** A request arrived fresh: PREPAREs held for want of it may now be endorsed. */

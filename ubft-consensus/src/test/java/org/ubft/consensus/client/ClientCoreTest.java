@@ -183,7 +183,7 @@ class ClientCoreTest {
                 assertEquals(INITIAL, s.at());
             } else {
                 assertEquals((i - 2) % 3, s.replica(), "later retransmissions go to every replica: the one that"
-                    + " answered learns its reply did not make the quorum (Replica.askedAgain)");
+                    + " answered learns its reply did not make the quorum (ViewChange.askedAgain)");
             }
             assertFalse(s.signed(), "no signer: unsigned retransmissions");
             assertEquals(1, s.number());

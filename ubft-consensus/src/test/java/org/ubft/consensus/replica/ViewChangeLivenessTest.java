@@ -33,7 +33,7 @@ class ViewChangeLivenessTest {
         assertTrue(c.runUntilDone(100, 5_000_000_000L), state(c));
         // replica 1 hears no replica for 100 ms (5 request timeouts): it suspects the leader alone. (A REPLY's "to" is a
         // client: client 1 keeps its replies, else it asks the others again for a request they executed, and they
-        // would rightly join replica 1's complaint, Replica.askedAgain, while the model loses CTBcast messages to
+        // would rightly join replica 1's complaint, ViewChange.askedAgain, while the model loses CTBcast messages to
         // replica 1 with no gap to show for it)
         c.filter = (kind, from, to, b, o, l) -> to != 1 || kind == ModelCluster.Kind.REQUEST
             || kind == ModelCluster.Kind.REPLY;

@@ -210,7 +210,7 @@ public final class ByzantineScenarios {
 
     /**
      * A view-churn attack on the rule that a replica which executed a request complains when its client asks for it
-     * again and f others complained ({@code Replica.askedAgain}): client 0 stops sending new requests and asks every
+     * again and f others complained ({@code ViewChange.askedAgain}): client 0 stops sending new requests and asks every
      * replica for its last executed one again at every chance ({@link ReaskingClient}), while follower 2 complains
      * about every view every millisecond ({@link AlwaysComplain}). Client 1 must stay live: each view a correct
      * replica complains about this way has stood a request timeout.

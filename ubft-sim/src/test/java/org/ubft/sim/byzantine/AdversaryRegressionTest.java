@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *       held only requests ahead of its next one and no gap of the amnesiac leader's dead stream, so the far-ahead
  *       rule, once it asked for such a gap (to close the view churn of {@code byz-gap-client-complainer}), never
  *       fired. Fixed: a peer's COMMIT for a slot from the next one on, which this replica has not decided, is
- *       evidence of being behind too ({@code Replica.behind}).</li>
+ *       evidence of being behind too ({@code LeaderSuspicion.behind}).</li>
  * </ul>
  */
 class AdversaryRegressionTest {
