@@ -38,8 +38,6 @@ public final class TailChannelReceiver {
     /** Private copy of the slot being examined (§6.2: "copies the entire message to a private buffer"). */
     private final UnsafeBuffer copy;
     private long next;
-    /** The slot {@link #probe} examines next (one per idle poll, round robin). */
-    private int probeSlot;
     private long delivered;
     private long skipped;
     private long corrupt;
@@ -91,7 +89,7 @@ public final class TailChannelReceiver {
         long budget = (long) limit + layout.t();
         while (count < limit && budget-- > 0) {
             int outcome = examine(handler);
-            if (outcome == NOT_YET && !probe()) {
+            if (outcome == NOT_YET) {
                 break;
             }
             if (outcome == DELIVERED) {
@@ -139,59 +137,10 @@ public final class TailChannelReceiver {
             handler.onMessage(copy, TailChannelLayout.HEADER_BYTES, size, index);
             return DELIVERED;
         }
-        // §6.2: a higher incarnation means we were lapped
-        jumpBelow(layout.indexOf(incarnation, slot));
-        return LAPPED;
-    }
-
-    /**
-     * Nothing is ready at {@link #next}: examines one other slot (round robin over the ring, one per idle poll) for a
-     * message of a later lap than the one that slot would hold next. A sender that restarted above its old indices
-     * ({@link TailChannelSender#startAt}) writes its first messages into slots the receiver does not watch; without
-     * this the receiver heard it only once the sender came round to the watched slot, up to t - 1 messages later (a
-     * new client's first requests then waited for several of its retransmissions at one replica, and the others
-     * suspected the leader: a view change per client start). A slot holding a later lap means the sender wrote a
-     * message at least t past {@link #next}: the receiver was lapped, exactly as when the watched slot shows it
-     * (§6.2), and jumps the same way. A Byzantine sender gains nothing it could not do by writing the watched slot.
-     *
-     * @return whether the receiver jumped (the caller examines {@link #next} again)
-     */
-    private boolean probe() {
-        final int t = layout.t();
-        if (t < 2) {
-            return false;
-        }
-        probeSlot = probeSlot + 1 < t ? probeSlot + 1 : 0;
-        final int watched = layout.slot(next);
-        if (probeSlot == watched) {
-            return false;
-        }
-        final long held = next + Math.floorMod(probeSlot - watched, t); // the message the slot holds on this lap
-        final int offset = probeSlot * layout.slotBytes();
-        final long seen = ring.getLongVolatile(offset + TailChannelLayout.INCARNATION_OFFSET);
-        if (seen <= layout.incarnation(held) || seen > layout.maxIncarnation()) {
-            return false;
-        }
-        ring.getBytes(offset, copy, 0, TailChannelLayout.HEADER_BYTES);
-        final int size = copy.getInt(TailChannelLayout.SIZE_OFFSET);
-        if (size < 0 || size > layout.maxMessageBytes()) {
-            return false;
-        }
-        ring.getBytes(offset + TailChannelLayout.HEADER_BYTES, copy, TailChannelLayout.HEADER_BYTES, size);
-        if (copy.getLong(TailChannelLayout.INCARNATION_OFFSET) != seen
-            || copy.getLong(TailChannelLayout.CHECKSUM_OFFSET) != TailChannelLayout.checksum(copy, 0, size)) {
-            return false; // being written, or not a message: looked at again on a later lap
-        }
-        jumpBelow(layout.indexOf(seen, probeSlot));
-        return true;
-    }
-
-    /**
-     * Lapped: message {@code newest} was written, so nothing older than newest - t + 1 can still be in the ring.
-     * Advances to that oldest possibly present message (past slots never written by this stream).
-     */
-    private void jumpBelow(long newest) {
-        long oldest = newest - layout.t() + 1; // > next
+        // §6.2: a higher incarnation means we were lapped: message `newest` was written, so nothing older
+        // than newest - t + 1 can still be in the ring. Advance to that oldest possibly present message.
+        final long newest = layout.indexOf(incarnation, slot);
+        long oldest = newest - layout.t() + 1; // > next, since incarnation > expected
         // A slot still more than one lap behind the message it should hold was never written by this stream: the
         // sender restarted above its old indices (TailChannelSender#startAt) and will never send those. Skip them,
         // or the receiver would wait for them forever. (A correct sender's slot in a WRITE being retried holds the
@@ -206,6 +155,7 @@ public final class TailChannelReceiver {
         }
         skipped += oldest - next;
         next = oldest;
+        return LAPPED;
     }
 
     /** Index of the next message this receiver will deliver. */
