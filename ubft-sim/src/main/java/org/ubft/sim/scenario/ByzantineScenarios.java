@@ -18,6 +18,7 @@ import org.ubft.sim.byzantine.ForgedThenGenuine;
 import org.ubft.sim.byzantine.GapClient;
 import org.ubft.sim.byzantine.ReaskingClient;
 import org.ubft.sim.byzantine.Moment;
+import org.ubft.sim.byzantine.RequestFlood;
 import org.ubft.sim.byzantine.SignatureFlood;
 import org.ubft.sim.byzantine.SilentAtMoment;
 import org.ubft.sim.byzantine.Forger;
@@ -304,11 +305,23 @@ public final class ByzantineScenarios {
     /** {@link #SIGNATURE_FLOOD}'s schedule without the flood. */
     public static final Scenario SIGNATURE_FLOOD_OFF = signatureFlood(false);
 
+    /**
+     * A flood of the requests replicas answer from what they hold (batches, shares), by the leader of view 0: each
+     * correct replica answers it a window's worth per interval at most. The flooder's own traffic crowds its own links,
+     * so its slots go slower (a leader may be slow: the request timeout bounds what that costs); the correct replicas'
+     * links to each other carry none of it.
+     */
+    public static final Scenario REQUEST_FLOOD = byz("byz-request-flood", "the leader of view 0 also sends each other"
+        + " replica, every 10 us from 5 ms on, a BATCH_REQUEST and a CERTIFICATE_REQUEST for each of 16 slots of the"
+        + " window in turn (digests of its own batches, or random; the current view or an earlier one): each correct"
+        + " replica answers a requester a window's worth per interval at most", 0,
+        () -> new RequestFlood(FROM, FLOOD_PERIOD));
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
-        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER);
+        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD);
 }
