@@ -154,7 +154,7 @@ final class Agreement {
 
     /** The CERTIFY shares held for the slot at table index i in this view over digest {@code d[at..]}. */
     int matchingShares(int i, byte[] d, int at) {
-        return shares.matching(i, views.view(), slots.slotNo[i], d, at, -1);
+        return slots.matchingShares(i, views.view(), d, at);
     }
 
     /** Writes f+1 of this view's shares (u16 signer, signature) at the writer's position: a certificate PΣ. */

@@ -34,13 +34,26 @@ public final class DeferredChecks {
      */
     public boolean offerTbcast(int from, DirectBuffer buffer, int offset, int length) {
         int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
-        if (type != ConsensusWire.CERTIFY && type != ConsensusWire.CERTIFY_CHECKPOINT) {
-            replica.onTbcastDeliver(from, buffer, offset, length);
+        return offer(false, type == ConsensusWire.CERTIFY || type == ConsensusWire.CERTIFY_CHECKPOINT, from, buffer,
+            offset, length);
+    }
+
+    /** As {@link #offerTbcast}, for a point-to-point message: CRTFY_VC and CERTIFY_SUMMARY are checked so. */
+    public boolean offerDirect(int from, DirectBuffer buffer, int offset, int length) {
+        int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
+        return offer(true, type == ConsensusWire.CRTFY_VC || type == ConsensusWire.CERTIFY_SUMMARY, from, buffer, offset,
+            length);
+    }
+
+    /** Hands the message in, its one check left here if {@code deferrable}; whether one was left. */
+    private boolean offer(boolean direct, boolean deferrable, int from, DirectBuffer buffer, int offset, int length) {
+        if (!deferrable) {
+            deliver(direct, from, buffer, offset, length);
             return false;
         }
         crypto.deferNext();
         try {
-            replica.onTbcastDeliver(from, buffer, offset, length);
+            deliver(direct, from, buffer, offset, length);
         } catch (RuntimeException e) {
             crypto.stopDeferring();
             throw e;
@@ -48,21 +61,12 @@ public final class DeferredChecks {
         return crypto.stopDeferring();
     }
 
-    /** As {@link #offerTbcast}, for a point-to-point message: CRTFY_VC and CERTIFY_SUMMARY are checked so. */
-    public boolean offerDirect(int from, DirectBuffer buffer, int offset, int length) {
-        int type = length > 0 ? buffer.getByte(offset) & 0xFF : -1;
-        if (type != ConsensusWire.CRTFY_VC && type != ConsensusWire.CERTIFY_SUMMARY) {
+    private void deliver(boolean direct, int from, DirectBuffer buffer, int offset, int length) {
+        if (direct) {
             replica.onDirect(from, buffer, offset, length);
-            return false;
+        } else {
+            replica.onTbcastDeliver(from, buffer, offset, length);
         }
-        crypto.deferNext();
-        try {
-            replica.onDirect(from, buffer, offset, length);
-        } catch (RuntimeException e) {
-            crypto.stopDeferring();
-            throw e;
-        }
-        return crypto.stopDeferring();
     }
 
     /** The signer of the check the last offer left (a replica index). */
@@ -95,20 +99,20 @@ public final class DeferredChecks {
      */
     public void tbcastVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
                               byte[] statement, int statementLength, byte[] signature) {
-        crypto.holdVerdict(code(verdict), signer, statement, statementLength, signature);
-        try {
-            replica.onTbcastDeliver(from, buffer, offset, length);
-        } finally {
-            crypto.clearVerdict();
-        }
+        verdict(false, from, buffer, offset, length, verdict, signer, statement, statementLength, signature);
     }
 
     /** As {@link #tbcastVerdict}, for the point-to-point message of an {@link #offerDirect}. */
     public void directVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
                               byte[] statement, int statementLength, byte[] signature) {
+        verdict(true, from, buffer, offset, length, verdict, signer, statement, statementLength, signature);
+    }
+
+    private void verdict(boolean direct, int from, DirectBuffer buffer, int offset, int length, Verdict verdict,
+                         int signer, byte[] statement, int statementLength, byte[] signature) {
         crypto.holdVerdict(code(verdict), signer, statement, statementLength, signature);
         try {
-            replica.onDirect(from, buffer, offset, length);
+            deliver(direct, from, buffer, offset, length);
         } finally {
             crypto.clearVerdict();
         }

@@ -281,7 +281,7 @@ final class GapRecovery {
     }
 
     private int matchingShares(int i, byte[] d, int at) {
-        return slots.shares.matching(i, host.view(), slots.slotNo[i], d, at, -1);
+        return slots.matchingShares(i, host.view(), d, at);
     }
 
     // ------------------------------------------------------------------ answering

@@ -124,6 +124,11 @@ final class SlotTable {
         return i;
     }
 
+    /** The CERTIFY shares held at entry i for its slot in view {@code v} over digest {@code d[at..]}. */
+    int matchingShares(int i, long v, byte[] d, int at) {
+        return shares.matching(i, v, slotNo[i], d, at, -1);
+    }
+
     /** The entry of slot s if it holds s, else -1 (nothing claimed). */
     int indexIfCurrent(long s) {
         int i = (int) (s % table);

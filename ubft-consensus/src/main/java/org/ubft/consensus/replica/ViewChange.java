@@ -183,8 +183,8 @@ final class ViewChange {
             int j = slots.indexIfCurrent(s);
             if (j >= 0 && slots.sentWillCommit[j] == view && slots.sentCommit[j] != view && !committedByQuorum(s, view)) {
                 b.append(" waits_commit_of=").append(s).append("(prepared_in=").append(slots.prepView[j])
-                    .append(" shares=").append(slots.shares.matching(j, view, slots.slotNo[j], slots.prepDigest,
-                        j * DIGEST_BYTES, -1)).append(')');
+                    .append(" shares=").append(slots.matchingShares(j, view, slots.prepDigest,
+                        j * DIGEST_BYTES)).append(')');
             }
         }
     }
