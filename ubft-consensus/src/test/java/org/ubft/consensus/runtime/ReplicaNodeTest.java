@@ -302,6 +302,61 @@ class ReplicaNodeTest {
         restartAFollower(dir, true);
     }
 
+    /**
+     * A client process that starts again (same client id, links started at a later epoch, as {@code UbftClient} does
+     * from the wall clock) is heard by every replica at its first request, sent once: its channels' fillers put the new
+     * lap in every slot of each replica's ring. Without them the request landed in a slot no replica watched (they
+     * watched the slot after the previous process's last message): it reached a replica only after several
+     * retransmissions, one replica at a time, and the others' request timeouts changed the view at client starts.
+     */
+    @Test
+    void aRestartedClientProcessIsHeardByEveryReplicaAtItsFirstRequest(@TempDir Path dir) {
+        ClusterConfig c = cluster(dir, 32, 16);
+        KeyGenerator.generate(c, false);
+        SimNetwork net = simWithMemnodes(c, 13);
+        ReplicaNode[] nodes = new ReplicaNode[c.n()];
+        for (int i = 0; i < c.n(); i++) {
+            nodes[i] = node(net, c, i, (100L + i) << CtbcastNode.EPOCH_SHIFT, dir);
+        }
+        Map<Long, List<Integer>> repliers = new HashMap<>();
+        UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
+        long number = 0;
+        for (int process = 0; process < 2; process++) {
+            if (process == 1) {
+                net.crash(NodeId.client(0));
+            }
+            CompletionRouter router = new CompletionRouter(net.open(NodeId.client(0)), 8);
+            ClientLinks client = ClientLinks.forClient(router, net.clock(), 0, c.n(), ClientLinks.defaultConfig(c),
+                (replica, b, off, len) -> {
+                    if (ClientWire.replyLength(b, off, len, 1024) > 0) {
+                        repliers.computeIfAbsent(ClientWire.number(b, off), k -> new ArrayList<>()).add(replica);
+                    }
+                });
+            client.links().startAt((300L + process) << CtbcastNode.EPOCH_SHIFT);
+            // the first process sends 3 requests: the replicas then watch slot 3 of its rings, the second process's
+            // first message lands in another (its epoch is a multiple of t)
+            for (int r = 0; r < (process == 0 ? 3 : 1); r++) {
+                number++;
+                UnsafeBuffer payload = new UnsafeBuffer(("req-" + number).getBytes(StandardCharsets.US_ASCII));
+                int len = ClientWire.putRequest(out, 0, 0, number, payload, 0, payload.capacity());
+                for (int to = 0; to < c.n(); to++) {
+                    client.send(to, out, 0, len); // once: no retransmission
+                }
+                final long n = number;
+                boolean all = net.runUntil(() -> {
+                    step(nodes, client);
+                    return repliers.getOrDefault(n, List.of()).size() == c.n();
+                }, 50_000_000L);
+                assertTrue(all, "process " + process + ": request " + n + " answered by " + repliers.get(n)
+                    + " within 50 ms, not by every replica; " + lines(nodes));
+            }
+        }
+        for (ReplicaNode node : nodes) {
+            assertEquals(0, node.replica().view(), "no view change: " + lines(nodes));
+            node.close();
+        }
+    }
+
     private static void restartAFollower(Path dir, boolean thenCrashTheLeader) {
         ClusterConfig c = cluster(dir, 32, 16);
         KeyGenerator.generate(c, false);

@@ -16,7 +16,7 @@ import org.ubft.fabric.Fabric;
  *   0  checksum     8 B  xxHash64 ({@link Checksums}) of bytes [8, 24 + size): incarnation, size, padding, payload
  *   8  incarnation  8 B  times the slot was written: message k has incarnation k / t + 1 (0 = never written)
  *   16 size         4 B  payload length, 0..maxMessageBytes
- *   20 padding      4 B  zero
+ *   20 flags        4 B  0 (a message) or {@link #FLAG_FILLER} (size 0: a restart's filler, never delivered)
  *   24 payload      size bytes
  * ring = t slots; message k (0-based) lives in slot k mod t.
  * </pre>
@@ -28,6 +28,12 @@ public final class TailChannelLayout {
     public static final int CHECKSUM_OFFSET = 0;
     public static final int INCARNATION_OFFSET = 8;
     public static final int SIZE_OFFSET = 16;
+    public static final int FLAGS_OFFSET = 20;
+    /**
+     * A slot written by a restarted sender into every slot but its first message's ({@link TailChannelSender#startAt}):
+     * it moves the receiver to the new lap whatever slot it watches, and is never delivered.
+     */
+    public static final int FLAG_FILLER = 1;
     public static final int HEADER_BYTES = 24;
     /** Base of the region ids of rings: the ring a sender writes at a receiver is {@link #regionId(int)}. */
     public static final int REGION_ID_BASE = 0x4348_0000; // "CH"
@@ -128,10 +134,24 @@ public final class TailChannelLayout {
         }
         dst.putLong(slotOffset + INCARNATION_OFFSET, incarnation(index));
         dst.putInt(slotOffset + SIZE_OFFSET, length);
-        dst.putInt(slotOffset + SIZE_OFFSET + 4, 0);
+        dst.putInt(slotOffset + FLAGS_OFFSET, 0);
         dst.putBytes(slotOffset + HEADER_BYTES, src, srcOffset, length);
         dst.putLong(slotOffset + CHECKSUM_OFFSET, checksum(dst, slotOffset, length));
         return HEADER_BYTES + length;
+    }
+
+    /**
+     * Writes the slot image of a filler at index {@code index} ({@link #FLAG_FILLER}, no payload) at
+     * {@code slotOffset} of {@code dst}.
+     *
+     * @return bytes of the image: {@link #HEADER_BYTES}
+     */
+    public int writeFiller(MutableDirectBuffer dst, int slotOffset, long index) {
+        dst.putLong(slotOffset + INCARNATION_OFFSET, incarnation(index));
+        dst.putInt(slotOffset + SIZE_OFFSET, 0);
+        dst.putInt(slotOffset + FLAGS_OFFSET, FLAG_FILLER);
+        dst.putLong(slotOffset + CHECKSUM_OFFSET, checksum(dst, slotOffset, 0));
+        return HEADER_BYTES;
     }
 
     /** The checksum that a slot image at {@code slotOffset} of {@code buffer} with a payload of {@code size} bytes must carry. */

@@ -19,6 +19,10 @@ import org.ubft.fabric.Permissions;
  *   <li>With a correct sender (staging capacity at least t) whose WRITEs succeed, it delivers at least
  *       the last t messages sent: when it was lapped it skips to the oldest message that can still be in
  *       the ring (§6.2). A lost WRITE stalls it at that message until its slot is written again.</li>
+ *   <li>A restarted sender's fillers ({@link TailChannelLayout#FLAG_FILLER}, {@link TailChannelSender#startAt}) move
+ *       it to the sender's new lap whatever slot it watches; they are stepped over, never delivered.</li>
+ *   <li>Over a new ring (started at message 0), until it hears anything, it probes one other slot per idle poll, so
+ *       it hears a sender that goes on at its own indices at its next message, whatever slot that lands in.</li>
  *   <li>The indices it delivers are what the sender's incarnations say: a Byzantine sender can make it
  *       skip (up to {@link TailChannelLayout#MAX_INDEX}), never go back.</li>
  *   <li>Whatever bytes land in the ring (torn writes, a Byzantine sender), {@link #poll} returns after
@@ -32,14 +36,23 @@ public final class TailChannelReceiver {
     private static final int NOT_YET = 0;
     private static final int DELIVERED = 1;
     private static final int LAPPED = 2;
+    private static final int FILLER = 3;
 
     private final TailChannelLayout layout;
     private final AtomicBuffer ring;
     /** Private copy of the slot being examined (§6.2: "copies the entire message to a private buffer"). */
     private final UnsafeBuffer copy;
     private long next;
+    /**
+     * A receiver over a new ring (starting at message 0) that has neither delivered nor jumped yet: it probes one other
+     * slot per idle poll ({@link #probe}).
+     */
+    private boolean fresh;
+    /** The slot {@link #probe} examines next (round robin). */
+    private int probeSlot;
     private long delivered;
     private long skipped;
+    private long fillers;
     private long corrupt;
 
     /**
@@ -60,6 +73,7 @@ public final class TailChannelReceiver {
         this.ring = region.buffer();
         this.copy = new UnsafeBuffer(new byte[layout.slotBytes()]);
         this.next = nextIndex;
+        this.fresh = nextIndex == 0;
     }
 
     /**
@@ -79,17 +93,17 @@ public final class TailChannelReceiver {
 
     /**
      * Delivers, in order, at most {@code limit} messages that are ready, examining at most
-     * {@code limit} + t slots: each lap costs one examination, and a quiescent ring needs fewer than t
-     * consecutive ones, so a return of 0 means nothing is ready yet.
+     * {@code limit} + 2t slots: each lap and each restart filler costs one examination, and a sender's restart needs
+     * fewer than t of each ({@link TailChannelSender#startAt}), so a return of 0 means nothing is ready yet.
      *
      * @return number of messages delivered
      */
     public int poll(TailMessageHandler handler, int limit) {
         int count = 0;
-        long budget = (long) limit + layout.t();
+        long budget = (long) limit + 2L * layout.t();
         while (count < limit && budget-- > 0) {
             int outcome = examine(handler);
-            if (outcome == NOT_YET) {
+            if (outcome == NOT_YET && !(fresh && probe())) {
                 break;
             }
             if (outcome == DELIVERED) {
@@ -131,16 +145,80 @@ public final class TailChannelReceiver {
             corrupt++;
             return NOT_YET;
         }
+        final int flags = copy.getInt(TailChannelLayout.FLAGS_OFFSET);
+        if (!validFlags(flags, size)) {
+            corrupt++;
+            return NOT_YET;
+        }
+        fresh = false;
+        if (incarnation == expected && flags == TailChannelLayout.FLAG_FILLER) {
+            next++; // a restarted sender's filler: it moved us to its new lap, and carries nothing
+            fillers++;
+            return FILLER;
+        }
         if (incarnation == expected) {
             final long index = next++;
             delivered++;
             handler.onMessage(copy, TailChannelLayout.HEADER_BYTES, size, index);
             return DELIVERED;
         }
-        // §6.2: a higher incarnation means we were lapped: message `newest` was written, so nothing older
-        // than newest - t + 1 can still be in the ring. Advance to that oldest possibly present message.
-        final long newest = layout.indexOf(incarnation, slot);
-        long oldest = newest - layout.t() + 1; // > next, since incarnation > expected
+        // §6.2: a higher incarnation means we were lapped
+        jumpBelow(layout.indexOf(incarnation, slot));
+        return LAPPED;
+    }
+
+    /**
+     * A new ring, nothing heard yet, nothing at {@link #next}: examines one other slot (round robin, one per idle poll)
+     * for a message. The ring is new memory (a process that started again registers it afresh), but the sender, which
+     * did not restart, goes on at its indices and writes whatever slots they map to, rarely slot 0, which this receiver
+     * watches: alone it would hear the sender only once it came round to that slot, up to t - 1 messages later (a new
+     * client process's first replies). A message found in another slot is one the sender wrote at least one lap past
+     * {@link #next}, so the receiver was lapped, exactly as when the watched slot shows it (§6.2), and jumps the same
+     * way. Only while fresh: a receiver that heard its sender follows it slot by slot, and a probe there would jump to
+     * stale laps a twin or an earlier incarnation left in the ring.
+     *
+     * @return whether the receiver jumped (the caller examines {@link #next} again)
+     */
+    private boolean probe() {
+        final int t = layout.t();
+        probeSlot = probeSlot + 1 < t ? probeSlot + 1 : 0;
+        final int watched = layout.slot(next);
+        if (t < 2 || probeSlot == watched) {
+            return false;
+        }
+        final long held = next + Math.floorMod(probeSlot - watched, t); // the message the slot holds on this lap
+        final int offset = probeSlot * layout.slotBytes();
+        final long seen = ring.getLongVolatile(offset + TailChannelLayout.INCARNATION_OFFSET);
+        if (seen <= layout.incarnation(held) || seen > layout.maxIncarnation()) {
+            return false;
+        }
+        ring.getBytes(offset, copy, 0, TailChannelLayout.HEADER_BYTES);
+        final int size = copy.getInt(TailChannelLayout.SIZE_OFFSET);
+        if (size < 0 || size > layout.maxMessageBytes()) {
+            return false;
+        }
+        ring.getBytes(offset + TailChannelLayout.HEADER_BYTES, copy, TailChannelLayout.HEADER_BYTES, size);
+        if (copy.getLong(TailChannelLayout.INCARNATION_OFFSET) != seen
+            || copy.getLong(TailChannelLayout.CHECKSUM_OFFSET) != TailChannelLayout.checksum(copy, 0, size)
+            || !validFlags(copy.getInt(TailChannelLayout.FLAGS_OFFSET), size)) {
+            return false; // being written, or not a message: looked at again on a later round
+        }
+        fresh = false;
+        jumpBelow(layout.indexOf(seen, probeSlot));
+        return true;
+    }
+
+    /** A message (flags 0) or a filler (no payload). */
+    private static boolean validFlags(int flags, int size) {
+        return flags == 0 || flags == TailChannelLayout.FLAG_FILLER && size == 0;
+    }
+
+    /**
+     * Lapped: message {@code newest} was written, so nothing older than newest - t + 1 can still be in the ring.
+     * Advances to that oldest possibly present message (past slots never written by this stream).
+     */
+    private void jumpBelow(long newest) {
+        long oldest = newest - layout.t() + 1; // > next
         // A slot still more than one lap behind the message it should hold was never written by this stream: the
         // sender restarted above its old indices (TailChannelSender#startAt) and will never send those. Skip them,
         // or the receiver would wait for them forever. (A correct sender's slot in a WRITE being retried holds the
@@ -155,7 +233,6 @@ public final class TailChannelReceiver {
         }
         skipped += oldest - next;
         next = oldest;
-        return LAPPED;
     }
 
     /** Index of the next message this receiver will deliver. */
@@ -171,6 +248,11 @@ public final class TailChannelReceiver {
     /** Messages skipped because the sender lapped this receiver. */
     public long skipped() {
         return skipped;
+    }
+
+    /** Restart fillers stepped over ({@link TailChannelLayout#FLAG_FILLER}). */
+    public long fillers() {
+        return fillers;
     }
 
     /**

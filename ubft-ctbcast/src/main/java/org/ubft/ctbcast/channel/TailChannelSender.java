@@ -59,6 +59,10 @@ public final class TailChannelSender implements CompletionHandler {
     private long rewrites;
     private long superseded;
     private long abandoned;
+    /** Slots holding a restart's filler not yet posted ({@link #startAt}). */
+    private final boolean[] fillerPending;
+    private int fillersPending;
+    private long fillers;
     private final StagingRing staging;
     /** WRITEs in flight below which a slot's WRITE may complete lazily ({@link Fabric#writeLazily}): t / 2. */
     private final int lazyInFlight;
@@ -91,6 +95,7 @@ public final class TailChannelSender implements CompletionHandler {
         this.rewriteAttempts = new byte[layout.t()];
         this.abandonedSlot = new boolean[layout.t()];
         this.slotWriteBytes = new int[layout.t()];
+        this.fillerPending = new boolean[layout.t()];
         this.staging = new StagingRing(stagingCapacity, layout.maxMessageBytes());
         this.lazyInFlight = layout.t() / 2;
     }
@@ -101,6 +106,14 @@ public final class TailChannelSender implements CompletionHandler {
      * still expects the old stream's next index, sees a newer incarnation and jumps to it (§6.2) instead of waiting
      * for the old indices forever.
      *
+     * <p>The receiver watches one slot only, the one of the index it expects, which the new stream's first message
+     * rarely lands in: alone it would be heard only once the sender came round to that slot, up to t - 1 messages
+     * later (a new client process's first requests then reached one replica only after several retransmissions, and
+     * the others' request timeouts changed the view at every client start). So indices {@code firstIndex} to
+     * {@code firstIndex + t - 2} are fillers ({@link TailChannelLayout#FLAG_FILLER}), posted with the first
+     * {@link #flush}, and the first message gets {@code firstIndex + t - 1}: every slot then holds the new lap, the
+     * receiver jumps to it from whatever slot it watches and steps over the fillers without delivering them.
+     *
      * @throws IllegalStateException if a message was sent already
      */
     public void startAt(long firstIndex) {
@@ -110,7 +123,14 @@ public final class TailChannelSender implements CompletionHandler {
         if (firstIndex < 0 || firstIndex >= TailChannelLayout.MAX_INDEX / 2) {
             throw new IllegalArgumentException("first index " + firstIndex + " outside 0.." + TailChannelLayout.MAX_INDEX / 2);
         }
-        nextIndex = firstIndex;
+        final int t = layout.t();
+        for (long index = firstIndex; index < firstIndex + t - 1; index++) {
+            int slot = layout.slot(index);
+            slotWriteBytes[slot] = layout.writeFiller(mirror, slot * layout.slotBytes(), index);
+            fillerPending[slot] = true;
+            fillersPending++;
+        }
+        nextIndex = firstIndex + t - 1;
     }
 
     /**
@@ -182,6 +202,15 @@ public final class TailChannelSender implements CompletionHandler {
      */
     public int flush() {
         int posted = 0;
+        for (int slot = 0; fillersPending > 0 && slot < fillerPending.length; slot++) {
+            if (fillerPending[slot] && !inFlight[slot] && fabric.outstanding() < fabric.maxOutstanding()) {
+                fillerPending[slot] = false;
+                fillersPending--;
+                fillers++;
+                post(slot, slotWriteBytes[slot]);
+                posted++;
+            }
+        }
         while (!staging.isEmpty() && canWrite(staging.headIndex())) {
             write(staging.headIndex(), staging.payloads(), staging.headOffset(), staging.headLength());
             staging.removeHead();
@@ -231,6 +260,10 @@ public final class TailChannelSender implements CompletionHandler {
             abandonedSlot[slot] = false; // (the same: the abandoned message left the tail)
             abandonedPending--;
         }
+        if (fillerPending[slot]) {
+            fillerPending[slot] = false; // a message of the new lap moves the receiver as well as the filler would
+            fillersPending--;
+        }
         slotWriteBytes[slot] = bytes;
         rewriteAttempts[slot] = 0;
         post(slot, bytes);
@@ -261,6 +294,11 @@ public final class TailChannelSender implements CompletionHandler {
         return abandoned;
     }
 
+    /** Restart fillers posted ({@link #startAt}). */
+    public long fillers() {
+        return fillers;
+    }
+
     /** Slot WRITEs posted again after ending UNREACHABLE. */
     public long rewrites() {
         return rewrites;
@@ -283,7 +321,7 @@ public final class TailChannelSender implements CompletionHandler {
 
     /** True when nothing is in flight or staged. */
     public boolean isIdle() {
-        return inFlightCount == 0 && staging.isEmpty() && rewritesPending == 0;
+        return inFlightCount == 0 && staging.isEmpty() && rewritesPending == 0 && fillersPending == 0;
     }
 
     /** WRITEs that completed SUCCESS. */

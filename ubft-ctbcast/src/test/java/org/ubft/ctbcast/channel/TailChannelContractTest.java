@@ -71,6 +71,16 @@ public abstract class TailChannelContractTest {
     }
 
     @Test
+    void aRestartedSendersFirstMessageIsHeardWhateverSlotItLandsIn() {
+        restartedSenderIsHeardInAnySlot(newTestbed());
+    }
+
+    @Test
+    void aNewRingHearsASenderThatGoesOnAtItsIndicesAtItsNextMessage() {
+        freshRingHearsAnOngoingSender(newTestbed());
+    }
+
+    @Test
     @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD) // hang guard only: poll must not loop forever
     void byzantineSenderCannotCrashBlockOrFoolTheReceiver() {
         byzantineSender(newTestbed(), testSeed());
@@ -241,7 +251,8 @@ public abstract class TailChannelContractTest {
             ch.router.register(ChannelHarness.TAG + 2, restarted);
             long epoch = 1_000 * T;
             restarted.startAt(epoch);
-            for (long k = epoch; k < epoch + 3; k++) {
+            assertEquals(epoch + T - 1, restarted.nextIndex(), "fillers first (one per slot but the first message's)");
+            for (long k = epoch + T - 1; k < epoch + T + 2; k++) {
                 assertEquals(k, restarted.send(m, 0, Messages.fill(m, k, MAX)));
             }
             for (int i = 0; i < 20_000 && ch.recorder.count() < before + 3; i++) {
@@ -249,6 +260,68 @@ public abstract class TailChannelContractTest {
             }
             assertEquals(before + 3, ch.recorder.count(), "the restarted sender's messages after the jump");
             org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> restarted.startAt(0));
+        }
+    }
+
+    /**
+     * A restarted sender's first message lands in whatever slot its new first index maps to, not the one the receiver
+     * watches: it is heard at once, alone (a closed-loop client sends one request and waits), because the sender's
+     * fillers put the new lap in every slot ({@link TailChannelSender#startAt}). Without them it was heard only once the
+     * sender came round to the watched slot, up to t - 1 messages later.
+     */
+    protected void restartedSenderIsHeardInAnySlot(FabricTestbed testbed) {
+        try (ChannelHarness ch = new ChannelHarness(testbed, T, MAX, T)) {
+            for (int i = 0; i < 2 * T + 3; i++) { // the receiver watches slot 3 next
+                ch.sendNext();
+                ch.drain();
+            }
+            long before = ch.recorder.count();
+            UnsafeBuffer m = new UnsafeBuffer(new byte[MAX]);
+            TailChannelSender restarted = new TailChannelSender(ch.senderFabric, ChannelHarness.TAG + 2,
+                ChannelHarness.RECEIVER, ChannelHarness.REGION, ch.layout, T);
+            ch.router.register(ChannelHarness.TAG + 2, restarted);
+            restarted.startAt(1_000L * T + 6); // the first message lands in slot (6 + T - 1) mod T = 5
+            long first = restarted.nextIndex();
+            assertEquals(first, restarted.send(m, 0, Messages.fill(m, first, MAX)));
+            for (int i = 0; i < 20_000 && ch.recorder.count() < before + 1; i++) {
+                ch.pump();
+            }
+            assertEquals(before + 1, ch.recorder.count(), "the restarted sender's one message");
+            assertEquals(first + 1, ch.receiver.nextIndex());
+            // fillers not landed yet when the receiver jumped are skipped (slots never written on this lap), not waited for
+            assertTrue(ch.receiver.fillers() > 0 && ch.receiver.fillers() <= T - 1, "fillers stepped over, none delivered");
+            assertEquals(first + 1, restarted.send(m, 0, Messages.fill(m, first + 1, MAX)));
+            for (int i = 0; i < 20_000 && ch.recorder.count() < before + 2; i++) {
+                ch.pump();
+            }
+            assertEquals(before + 2, ch.recorder.count(), "and the next, in order");
+        }
+    }
+
+    /**
+     * The receiving process starts again (its ring is new memory, its receiver starts at message 0) while the sender
+     * goes on at its own indices: the sender's next message, in whatever slot it lands, is heard at once, alone (a new
+     * client process's first reply). Without the fresh receiver's probe it was heard only once the sender came round
+     * to slot 0, up to t - 1 messages later.
+     */
+    protected void freshRingHearsAnOngoingSender(FabricTestbed testbed) {
+        try (ChannelHarness ch = new ChannelHarness(testbed, T, MAX, T)) {
+            for (int i = 0; i < 2 * T + 3; i++) { // the sender's next message lands in slot 3
+                ch.sendNext();
+                ch.drain();
+            }
+            ch.region().buffer().setMemory(0, ch.layout.ringBytes(), (byte) 0);
+            ch.receiver = new TailChannelReceiver(ch.region(), ch.layout, 0);
+            long before = ch.recorder.count();
+            long next = ch.sendNext();
+            for (int i = 0; i < 20_000 && ch.recorder.count() < before + 1; i++) {
+                ch.pump();
+            }
+            assertEquals(before + 1, ch.recorder.count(), "the sender's next message, in slot " + ch.layout.slot(next));
+            assertEquals(next + 1, ch.receiver.nextIndex());
+            ch.sendNext();
+            ch.drain();
+            assertEquals(before + 2, ch.recorder.count(), "and the one after, in order");
         }
     }
 
@@ -315,7 +388,7 @@ public abstract class TailChannelContractTest {
                 long near = receiver.nextIndex() + (random.nextBoolean() ? 0 : random.nextInt(2 * T));
                 int offset;
                 int length;
-                switch (random.nextInt(6)) {
+                switch (random.nextInt(7)) {
                     case 0 -> { // random bytes at a random place
                         offset = random.nextInt(ringBytes);
                         length = 1 + random.nextInt(Math.min(ringBytes - offset, image.capacity()));
@@ -357,6 +430,20 @@ public abstract class TailChannelContractTest {
                         image.putLong(TailChannelLayout.CHECKSUM_OFFSET, TailChannelLayout.checksum(image, 0, len));
                         length = TailChannelLayout.HEADER_BYTES + len;
                     }
+                    case 5 -> { // flags with a valid checksum: fillers (never delivered), fillers with a payload, unknown flags
+                        offset = layout.slotOffset(near);
+                        int kind = random.nextInt(3);
+                        int len = kind == 0 ? 0 : random.nextInt(MAX + 1);
+                        int flags = kind == 2 ? random.nextInt() | 2 : TailChannelLayout.FLAG_FILLER;
+                        for (int i = 0; i < len; i++) {
+                            image.putByte(TailChannelLayout.HEADER_BYTES + i, (byte) random.nextInt());
+                        }
+                        image.putLong(TailChannelLayout.INCARNATION_OFFSET, layout.incarnation(near));
+                        image.putInt(TailChannelLayout.SIZE_OFFSET, len);
+                        image.putInt(TailChannelLayout.FLAGS_OFFSET, flags);
+                        image.putLong(TailChannelLayout.CHECKSUM_OFFSET, TailChannelLayout.checksum(image, 0, len));
+                        length = TailChannelLayout.HEADER_BYTES + len;
+                    }
                     default -> { // a header word alone (an 8-byte write racing with others)
                         offset = layout.slotOffset(near) + 8 * random.nextInt(3);
                         image.putLong(0, random.nextBoolean() ? random.nextLong() : layout.incarnation(near) + random.nextInt(3));
@@ -373,6 +460,7 @@ public abstract class TailChannelContractTest {
             assertTrue(delivered[0] > 0, "the scenario should let some well-formed images through");
             assertTrue(receiver.corruptObservations() > 0);
             assertTrue(receiver.skipped() > 0);
+            assertTrue(receiver.fillers() > 0, "the scenario should step over some fillers");
             assertEquals(delivered[0], receiver.delivered());
         }
     }
