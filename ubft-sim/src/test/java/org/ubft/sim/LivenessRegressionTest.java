@@ -23,7 +23,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * adversary-mixed} 2236 and 1832 (a follower paused across the views a forging leader sealed early stays sealing view
  * 0, short of the other correct replica's share of a slot it promised: that replica holds it only as a displaced share)
  * fail, with {@code LeaderSuspicion.leaderLeft}, unless {@code GapRecovery.onCertificateRequest} answers with its displaced own
- * share besides the others it holds (2236) and {@code DisplacedOwnShares} keeps the oldest displaced share (1832).
+ * share besides the others it holds (2236) and {@code DisplacedOwnShares} keeps the oldest displaced share (1832);
+ * {@code twins-random} 299 and 2301 (the correct replicas waited out a doubled view-change timeout in the view of a
+ * twin whose stream they had proven equivocating, 80 ms after GST; both passed by a narrow margin of timing before the
+ * tail channels' restart fillers, which moved it) fail without the complaint about a leader proven Byzantine ({@code
+ * LeaderSuspicion}, {@code PeerState.equivocated}).
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -36,6 +40,7 @@ class LivenessRegressionTest {
         "restart-then-leader-crash-cpu, 10",
         "byz-forged-then-genuine, 9",
         "twins-random, 57",
+        "twins-random, 299",
         "twins-random, 2301",
         "twins-random, 2415",
         "twins-random, 3891",

@@ -2,7 +2,8 @@ package org.ubft.consensus.replica;
 
 /**
  * When a replica suspects the leader of its view (Algorithm 3, line 1; the paper leaves the trigger to the
- * implementation), checked on its tick: the view's leader sealed a later view; the view's NEW_VIEW does not come
+ * implementation), checked on its tick: the view's leader sealed a later view, or is proven Byzantine (below); the
+ * view's NEW_VIEW does not come
  * within the view-change timeout (doubled per failed view, so that correct replicas that entered views at different
  * times come to overlap in one; while it waits, its CRTFY_VCs go to the leader again); a client's request is not
  * executed within the request timeout while nothing progresses here (or f others complained, or it waited {@link
@@ -44,7 +45,7 @@ final class LeaderSuspicion {
     /** On the replica's tick, while it neither changes view nor fetches: complains if it suspects (returns work). */
     int onTick(long now) {
         int work = 0;
-        if (leaderLeft()) {
+        if (leaderLeft() || peers[checks.leader(views.view())].equivocated) {
             return work + views.complain(now, config.viewChangeTimeoutNanos() << Math.min(views.viewChangeAttempts(), 5));
         }
         // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
@@ -113,6 +114,14 @@ final class LeaderSuspicion {
         int leader = checks.leader(views.view());
         return leader != self && peers[leader].view > views.view();
     }
+
+    // A leader proven Byzantine (PeerState#equivocated: its CTBcast stream carried two messages with one identifier,
+    // each signed by it, Algorithm 1 line 34) gets a complaint at once too. Why it is sound: a correct replica never
+    // signs two messages with one identifier (its own stream survives its restarts, OwnStreamLog), so no correct
+    // leader's view is cut short by it; the view still changes only on f+1 complaints. Why it is needed: the receivers
+    // that proved the equivocation deliver nothing more of the leader's stream (line 34 aborts the delivery), so the
+    // view cannot get its NEW_VIEW or PREPAREs to them, and waiting out the view-change timeout, doubled per view
+    // that failed before GST, kept the correct replicas in a twin's view for 80 ms after GST (twins-random seed 299).
 
     /**
      * Whether this replica has evidence of being behind the others: the leader's stream is in a gap that only its

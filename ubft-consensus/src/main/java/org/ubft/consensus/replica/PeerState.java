@@ -60,6 +60,12 @@ final class PeerState {
     final UnsafeBuffer newViewCheckpointShares;
     int newViewCheckpointSharesLength;
 
+    /**
+     * This replica holds proof that p is Byzantine: p's CTBcast stream carried two messages with one identifier, each
+     * signed by p (Algorithm 1, line 34). Never set for a correct p.
+     */
+    boolean equivocated;
+
     /** After a delivery gap in p's stream, p's state is unknown until a SUMMARY covering the gap (Algorithm 4). */
     boolean afterGap;
     /** The CTBcast identifier of p's last message applied to this state, directly or through a summary. */

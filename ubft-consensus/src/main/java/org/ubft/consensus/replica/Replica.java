@@ -232,6 +232,16 @@ public final class Replica {
         }
     }
 
+    /**
+     * CTBcast proved {@code broadcaster} Byzantine: two messages of its stream with one identifier, each signed by it
+     * (Algorithm 1, line 34). This replica then complains at once about the views it leads ({@link LeaderSuspicion}).
+     */
+    public void onEquivocationProven(int broadcaster) {
+        if (broadcaster >= 0 && broadcaster < n && broadcaster != self) {
+            peers[broadcaster].equivocated = true;
+        }
+    }
+
     /** Algorithm 4, lines 11-16: state[p] was replaced by a summary; act on what it says p did meanwhile. */
     private void afterSummary(PeerState p, long oldView) {
         gaps.expectMissing(); // its commits and prepares carry digests only

@@ -77,6 +77,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      */
     private final CachedNanoClock cycleClock = new CachedNanoClock();
     private long nextHoleCheck;
+    /** Peers whose proven equivocation the replica was told of ({@link #reportEquivocations}). */
+    private final boolean[] equivocationReported;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
     /** This replica's checkpoints and executed batches, kept for a restart; null: not kept. */
@@ -204,6 +206,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             throw new IllegalArgumentException("replica config for n = " + config.n() + ", cluster of " + cluster.n());
         }
         this.self = self;
+        this.equivocationReported = new boolean[cluster.n()];
         this.fabric = fabric;
         this.clock = clock;
         cycleClock.update(clock.nanoTime());
@@ -430,8 +433,19 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         if (now - nextHoleCheck >= 0) {
             nextHoleCheck = now + HOLE_CHECK_NANOS;
             work += fifo.askForHoles(now, holeNanos, holeRequests);
+            reportEquivocations();
         }
         return work;
+    }
+
+    /** Tells the replica, once per peer, that CTBcast proved the peer Byzantine (Algorithm 1, line 34). */
+    private void reportEquivocations() {
+        for (int p = 0; p < equivocationReported.length; p++) {
+            if (p != self && !equivocationReported[p] && ctbcast.core().receiver(p).equivocationProven()) {
+                equivocationReported[p] = true;
+                replica.onEquivocationProven(p);
+            }
+        }
     }
 
     @Override

@@ -193,4 +193,29 @@ class ViewChangeAttacksTest {
         assertTrue(c.replicas[0].executedUpTo() >= next + 20, state(c));
         assertTrue(c.replicas[0].counters().slowDecisions() == slow, "slots went to the slow path: " + state(c));
     }
+
+    /**
+     * A replica that proved the leader of its view Byzantine (CTBcast found two messages of the leader's stream with one
+     * identifier, each signed by it: Algorithm 1, line 34) complains at once, with nothing pending and the leader
+     * serving; the view changes once f+1 replicas complained, never on one replica's proof. Without the rule the view
+     * stays while the leader serves: its stream is dead at the replicas that proved it, and in the simulator the
+     * correct replicas waited out a doubled view-change timeout in a twin's view (twins-random 299).
+     */
+    @Test
+    void aLeaderProvenByzantineLosesItsViewOnceFPlusOneReplicasProvedIt() {
+        ModelCluster c = new ModelCluster(config(1, 2 * MS), 15);
+        assertTrue(c.runUntilDone(10, 2_000 * MS), state(c));
+        c.replicas[1].onEquivocationProven(0);
+        c.run(60 * MS); // three request timeouts
+        for (int i = 0; i < c.n; i++) {
+            assertTrue(c.replicas[i].view() == 0, "one replica's proof is a complaint, not a view change: " + state(c));
+        }
+        long before = accepted(c);
+        c.replicas[2].onEquivocationProven(0);
+        c.run(2 * MS); // a tenth of the request timeout
+        for (int i : new int[] {1, 2}) {
+            assertTrue(c.replicas[i].view() >= 1, "replica " + i + " still in the proven leader's view: " + state(c));
+        }
+        assertTrue(c.runUntilDone(before + 10, 2_000 * MS), "clients not served after the view change: " + state(c));
+    }
 }

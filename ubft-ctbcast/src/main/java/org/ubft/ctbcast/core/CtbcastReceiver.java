@@ -105,6 +105,8 @@ public final class CtbcastReceiver {
     private final long[] writtenK;
     private final long[] writeDoneK;
     private boolean retryWanted;
+    /** Line 34 held once: the broadcaster signed two different messages with one identifier. */
+    private boolean equivocationProven;
 
     // Receiver-side request for the slow path.
     private final long[] requestK;
@@ -492,6 +494,7 @@ public final class CtbcastReceiver {
         }
         if (RegisterValue.k(readValue, i * RegisterValue.BYTES) == spK[s]) { // line 33: k' == k and m' != m
             counters.byzantineBroadcasterDetected++; // line 34
+            equivocationProven = true;
         } else { // line 35: k' > k and k' = k (mod t)
             counters.outOfTail++; // line 36
         }
@@ -623,5 +626,14 @@ public final class CtbcastReceiver {
     private static long[] filled(long[] array) {
         Arrays.fill(array, NONE);
         return array;
+    }
+
+    /**
+     * Whether this receiver holds proof that the broadcaster is Byzantine: line 34 held once, two messages with one
+     * identifier, each validly signed by the broadcaster (line 26 and line 32). A correct broadcaster never signs two
+     * (it keeps its stream across restarts, OwnStreamLog), so this never marks a correct one.
+     */
+    public boolean equivocationProven() {
+        return equivocationProven;
     }
 }
