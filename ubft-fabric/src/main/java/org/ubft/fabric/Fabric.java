@@ -100,6 +100,16 @@ public interface Fabric extends AutoCloseable {
     default void wakePoller() {
     }
 
+    /**
+     * Whether this node's connection to {@code node}, once established, was lost and is not back: the peer's process
+     * ended (its sockets closed: a kill -9 shows at once), or an operation on it timed out. A hint for failure
+     * detection only (a peer that was never reached is not "lost"); fabrics without connections say false. Safe from
+     * the polling thread; allocates nothing.
+     */
+    default boolean connectionLost(int node) {
+        return false;
+    }
+
     /** Operations posted and not yet polled. */
     int outstanding();
 

@@ -45,7 +45,8 @@ final class LeaderSuspicion {
     /** On the replica's tick, while it neither changes view nor fetches: complains if it suspects (returns work). */
     int onTick(long now) {
         int work = 0;
-        if (leaderLeft() || peers[checks.leader(views.view())].equivocated) {
+        PeerState leader = peers[checks.leader(views.view())];
+        if (leaderLeft() || leader.equivocated || leader.connectionLost) {
             return work + views.complain(now, config.viewChangeTimeoutNanos() << Math.min(views.viewChangeAttempts(), 5));
         }
         // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
@@ -115,6 +116,12 @@ final class LeaderSuspicion {
         return leader != self && peers[leader].view > views.view();
     }
 
+    // A leader this replica lost its connection to (PeerState#connectionLost: the fabric's hint, a tcp connection that
+    // broke and cannot be made again: the leader's process ended) gets a complaint at once: waiting for the request
+    // timeout (500 ms by default) was most of a fail-over after a leader's kill -9. More suspicion is safe (a view change
+    // needs f+1 complaints, so a Byzantine follower's lost connections move nothing); a network that breaks a correct
+    // leader's connections costs view changes, as its silence would.
+    //
     // A leader proven Byzantine (PeerState#equivocated: its CTBcast stream carried two messages with one identifier,
     // each signed by it, Algorithm 1 line 34) gets a complaint at once too. Why it is sound: a correct replica never
     // signs two messages with one identifier (its own stream survives its restarts, OwnStreamLog), so no correct

@@ -65,6 +65,8 @@ final class PeerState {
      * signed by p (Algorithm 1, line 34). Never set for a correct p.
      */
     boolean equivocated;
+    /** This replica's connection to p was lost and is not back (the fabric's hint: p's process ended, most likely). */
+    boolean connectionLost;
 
     /** After a delivery gap in p's stream, p's state is unknown until a SUMMARY covering the gap (Algorithm 4). */
     boolean afterGap;

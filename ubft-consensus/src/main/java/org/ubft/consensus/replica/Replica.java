@@ -242,6 +242,17 @@ public final class Replica {
         }
     }
 
+    /**
+     * This replica's connection to {@code peer}, once established, is lost ({@code lost}) or back: the peer's process
+     * ended, most likely (Fabric#connectionLost). It complains at once about the views such a peer leads
+     * ({@link LeaderSuspicion}).
+     */
+    public void onConnectionLost(int peer, boolean lost) {
+        if (peer >= 0 && peer < n && peer != self) {
+            peers[peer].connectionLost = lost;
+        }
+    }
+
     /** Algorithm 4, lines 11-16: state[p] was replaced by a summary; act on what it says p did meanwhile. */
     private void afterSummary(PeerState p, long oldView) {
         gaps.expectMissing(); // its commits and prepares carry digests only

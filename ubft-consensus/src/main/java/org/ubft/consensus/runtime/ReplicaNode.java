@@ -79,6 +79,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private long nextHoleCheck;
     /** Peers whose proven equivocation the replica was told of ({@link #reportEquivocations}). */
     private final boolean[] equivocationReported;
+    /** Peers the replica was last told this node's connection to is lost ({@link #reportConnections}). */
+    private final boolean[] connectionLostReported;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
     /** This replica's checkpoints and executed batches, kept for a restart; null: not kept. */
@@ -207,6 +209,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         }
         this.self = self;
         this.equivocationReported = new boolean[cluster.n()];
+        this.connectionLostReported = new boolean[cluster.n()];
         this.fabric = fabric;
         this.clock = clock;
         cycleClock.update(clock.nanoTime());
@@ -434,6 +437,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             nextHoleCheck = now + HOLE_CHECK_NANOS;
             work += fifo.askForHoles(now, holeNanos, holeRequests);
             reportEquivocations();
+            reportConnections();
         }
         return work;
     }
@@ -444,6 +448,19 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             if (p != self && !equivocationReported[p] && ctbcast.core().receiver(p).equivocationProven()) {
                 equivocationReported[p] = true;
                 replica.onEquivocationProven(p);
+            }
+        }
+    }
+
+    /** Tells the replica when the fabric's connection to a peer is lost or back ({@link Fabric#connectionLost}). */
+    private void reportConnections() {
+        for (int p = 0; p < connectionLostReported.length; p++) {
+            if (p != self) {
+                boolean lost = fabric.connectionLost(NodeId.replica(p));
+                if (lost != connectionLostReported[p]) {
+                    connectionLostReported[p] = lost;
+                    replica.onConnectionLost(p, lost);
+                }
             }
         }
     }

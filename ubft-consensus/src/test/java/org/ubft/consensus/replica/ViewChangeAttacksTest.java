@@ -218,4 +218,27 @@ class ViewChangeAttacksTest {
         }
         assertTrue(c.runUntilDone(before + 10, 2_000 * MS), "clients not served after the view change: " + state(c));
     }
+
+    /**
+     * A replica whose connection to the leader was lost (the fabric's hint: over tcp, the leader's process ended)
+     * complains at once; the view changes once f+1 replicas complained, so one replica's lost connection changes
+     * nothing, and the next view serves the clients. Without the rule the view stays until a request times out.
+     */
+    @Test
+    void aLeaderLostByFPlusOneReplicasLosesItsViewAtOnce() {
+        ModelCluster c = new ModelCluster(config(1, 2 * MS), 16);
+        assertTrue(c.runUntilDone(10, 2_000 * MS), state(c));
+        c.replicas[1].onConnectionLost(0, true);
+        c.run(60 * MS); // three request timeouts
+        for (int i = 0; i < c.n; i++) {
+            assertTrue(c.replicas[i].view() == 0, "one replica's lost connection changed the view: " + state(c));
+        }
+        long before = accepted(c);
+        c.replicas[2].onConnectionLost(0, true);
+        c.run(2 * MS); // a tenth of the request timeout
+        for (int i : new int[] {1, 2}) {
+            assertTrue(c.replicas[i].view() >= 1, "replica " + i + " still in the lost leader's view: " + state(c));
+        }
+        assertTrue(c.runUntilDone(before + 10, 2_000 * MS), "clients not served after the view change: " + state(c));
+    }
 }

@@ -54,6 +54,11 @@ final class NetworkAgent implements Agent {
     private final Consumer<SelectionKey> onSelected = this::onSelected;
     private final Consumer<SelectionKey> onWokenSelected = this::onWokenSelected;
     private volatile Throwable lastInternalError;
+    /**
+     * Peers whose outbound connection, once ready, was lost and is not back (copy on write: changed on this thread on
+     * connection events only, read from the fabric's polling thread).
+     */
+    private volatile int[] lostPeers = new int[0];
     /** True while the thread waits in {@link #await}: another thread posting must wake it. */
     private volatile boolean waiting;
     /** Set by {@link #beginClose}: waits end at once, so that the thread sees its runner stop without delay. */
@@ -361,5 +366,42 @@ final class NetworkAgent implements Agent {
         } catch (IOException ignored) {
             // best effort
         }
+    }
+
+    /** The outbound connection to {@code peer}, once ready, was lost. */
+    void connectionLost(int peer) {
+        int[] lost = lostPeers;
+        for (int p : lost) {
+            if (p == peer) {
+                return;
+            }
+        }
+        int[] more = java.util.Arrays.copyOf(lost, lost.length + 1);
+        more[lost.length] = peer;
+        lostPeers = more;
+    }
+
+    /** The outbound connection to {@code peer} is ready (again). */
+    void connectionBack(int peer) {
+        int[] lost = lostPeers;
+        for (int i = 0; i < lost.length; i++) {
+            if (lost[i] == peer) {
+                int[] fewer = new int[lost.length - 1];
+                System.arraycopy(lost, 0, fewer, 0, i);
+                System.arraycopy(lost, i + 1, fewer, i, lost.length - i - 1);
+                lostPeers = fewer;
+                return;
+            }
+        }
+    }
+
+    /** Whether the outbound connection to {@code peer}, once ready, is lost and not back (any thread). */
+    boolean isConnectionLost(int peer) {
+        for (int p : lostPeers) {
+            if (p == peer) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -327,6 +327,7 @@ final class PeerLink extends Connection {
 
     /** The dialled node is who it must be: requests may go. */
     private void ready() {
+        agent.connectionBack(peer);
         state = State.READY;
         backoff.reset();
         agent.counters().increment(TcpCounters.Counter.HANDSHAKES_COMPLETED);
@@ -392,6 +393,9 @@ final class PeerLink extends Connection {
 
     @Override
     protected void onClosed(String reason) {
+        if (state == State.READY) {
+            agent.connectionLost(peer);
+        }
         state = State.IDLE;
         dropHandshake();
         TcpOperation op;

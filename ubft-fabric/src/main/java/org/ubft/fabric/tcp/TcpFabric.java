@@ -283,6 +283,11 @@ public final class TcpFabric implements Fabric {
     }
 
     @Override
+    public boolean connectionLost(int node) {
+        return agent.isConnectionLost(node);
+    }
+
+    @Override
     public int outstanding() {
         return guard.outstanding();
     }

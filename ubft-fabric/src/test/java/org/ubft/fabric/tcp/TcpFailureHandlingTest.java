@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -121,6 +122,41 @@ class TcpFailureHandlingTest {
             assertEquals(Status.UNREACHABLE, cq.await(2));
             assertEquals(2, client.counters().get(Counter.OPERATIONS_FAILED_BY_CONNECTION_LOSS));
             assertEquals(0, client.counters().get(Counter.OPERATIONS_TIMED_OUT), "the 60 s timeout did not pass");
+        }
+    }
+
+    /**
+     * {@code connectionLost}: false for an owner never reached (one still starting), true once a connection that was
+     * ready is lost (the owner's process ended: its sockets closed), and false again once a new one is ready.
+     */
+    @Test
+    void aConnectionOnceReadyAndLostIsReportedUntilANewOneIsReady() throws IOException {
+        try (TcpFabric client = client(60_000)) {
+            Completions cq = new Completions(testbed, client);
+            client.read(1, FAKE_OWNER, REGION, 0, new UnsafeBuffer(new byte[8]), 0, 8);
+            assertFalse(client.connectionLost(FAKE_OWNER), "never reached is not lost");
+            try (RawPeer owner = acceptAs(FAKE_OWNER)) {
+                UnsafeBuffer request = owner.readFrame(10_000);
+                owner.send(RawPeer.response(Wire.requestId(request, 0), Wire.STATUS_SUCCESS, new byte[8]));
+                assertEquals(Status.SUCCESS, cq.await(1));
+                assertFalse(client.connectionLost(FAKE_OWNER), "ready");
+            } // the owner's end closes, as at the end of its process
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!client.connectionLost(FAKE_OWNER) && System.nanoTime() < deadline) {
+                client.poll(cq, 16);
+                sleepMs(1);
+            }
+            assertTrue(client.connectionLost(FAKE_OWNER), "a ready connection closed by the owner is lost");
+            client.read(2, FAKE_OWNER, REGION, 0, new UnsafeBuffer(new byte[8]), 0, 8); // dials again
+            assertFalse(client.connectionLost(OWNER), "another owner's is not");
+            try (RawPeer owner = acceptAs(FAKE_OWNER)) {
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (client.connectionLost(FAKE_OWNER) && System.nanoTime() < deadline) {
+                    client.poll(cq, 16);
+                    sleepMs(1);
+                }
+                assertFalse(client.connectionLost(FAKE_OWNER), "ready again");
+            }
         }
     }
 
