@@ -34,6 +34,11 @@ public final class MemnodeCommand implements Callable<Integer> {
             description = "Index of this memory node in the cluster file (memnode.N).")
     private int id;
 
+    @Option(names = "--status-every-ms", defaultValue = "0", paramLabel = "MS",
+            description = "Also log the counters every MS milliseconds while running, as 'memnode-N status: ...'"
+                + " (0, the default: only at exit).")
+    private long statusEveryMillis;
+
     @Override
     public Integer call() throws InterruptedException {
         ClusterConfig config = cluster.load();
@@ -48,7 +53,18 @@ public final class MemnodeCommand implements Callable<Integer> {
         try (MemoryNode node = MemoryNode.start(config, id)) {
             out.println(node.readyLine());
             out.flush();
-            stop.await();
+            if (statusEveryMillis < 0) {
+                throw new ParameterException(spec.commandLine(), "--status-every-ms " + statusEveryMillis
+                    + " is negative: give 0 (counters at exit only) or a period in milliseconds");
+            }
+            if (statusEveryMillis == 0) {
+                stop.await();
+            } else {
+                while (!stop.await(statusEveryMillis, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    out.println(node.countersLine().replaceFirst(" counters: ", " status: "));
+                    out.flush();
+                }
+            }
             out.println(node.countersLine());
             out.println(org.ubft.common.NodeId.toString(node.nodeId()) + " stopping");
             out.flush();

@@ -4,6 +4,7 @@ import org.agrona.concurrent.SleepingMillisIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ubft.common.NodeId;
@@ -134,5 +135,21 @@ class MemoryNodeProcessTest {
         // issue "Faults within tolerance", 6: a memory node keeps and prints counters
         assertTrue(node.output().contains("memnode-0 counters: regions=3 register_bytes="), node.output());
         assertEquals("tcp".equals(fabric), node.output().contains(" tcp={connections_accepted="), node.output());
+    }
+
+    /** With --status-every-ms, the counters also while it runs (what an operator watches, auth failures included). */
+    @Test
+    void aMemoryNodeLogsItsCountersWhileItRunsWhenAsked() throws InterruptedException {
+        Path file = TestClusters.write("tcp", 100);
+        ChildProcess node = ChildProcess.startUntil(" ready: ", Ubft.class, "memnode", "--config", file.toString(),
+            "--id", "0", "--status-every-ms", "100");
+        memnodes.add(node);
+        long deadline = System.nanoTime() + 20 * SECOND;
+        while (!node.output().contains("memnode-0 status: regions=3") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertTrue(node.output().contains("memnode-0 status: regions=3"), node.output());
+        assertTrue(node.output().contains("auth_failures="), node.output());
+        assertEquals(0, node.terminate(), node.output());
     }
 }

@@ -110,6 +110,16 @@ public interface Fabric extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The last problem with a connection this fabric saw (a refused handshake, a peer that failed or refused
+     * authentication, a malformed frame), as the line it logged naming the peer and the fix; null if none or if the
+     * fabric has no connections. For error messages ("no reply" from a client whose key the replicas refuse). Any
+     * thread.
+     */
+    default String lastProblem() {
+        return null;
+    }
+
     /** Operations posted and not yet polled. */
     int outstanding();
 

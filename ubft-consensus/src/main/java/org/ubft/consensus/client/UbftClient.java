@@ -135,6 +135,12 @@ public final class UbftClient implements AutoCloseable {
         });
     }
 
+    /** The fabric's last connection problem, for a "no reply" message (a key the replicas refuse says so). */
+    private String connectionProblem() {
+        String problem = fabric.lastProblem();
+        return problem == null ? "" : "; last connection problem: " + problem;
+    }
+
     /**
      * Sends {@code request} to the service and waits for its reply (accepted from a quorum of replicas).
      *
@@ -153,7 +159,8 @@ public final class UbftClient implements AutoCloseable {
             throw new UbftClientException(cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new UbftClientException("client " + client + ": no reply within " + timeout
-                + " (the client thread did not report; agent errors: " + agentErrors.get() + ")", lastAgentError);
+                + " (the client thread did not report; agent errors: " + agentErrors.get() + ")" + connectionProblem(),
+                lastAgentError);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UbftClientException("client " + client + ": interrupted while waiting for a reply", e);
@@ -287,7 +294,7 @@ public final class UbftClient implements AutoCloseable {
                     c.future.completeExceptionally(new UbftClientException("client " + client + ": request "
                         + (c.number > 0 ? "#" + c.number : "(still queued)") + " got no reply from "
                         + core.config().quorum() + " of " + core.config().servers() + " replicas within "
-                        + options.invokeTimeout() + "; " + core.counters()));
+                        + options.invokeTimeout() + "; " + core.counters() + connectionProblem()));
                 }
                 work++;
             }

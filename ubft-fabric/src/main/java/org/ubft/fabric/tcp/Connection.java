@@ -57,6 +57,9 @@ abstract class Connection {
     /** Tears down after the socket was closed; {@code reason} is for diagnostics. */
     protected abstract void onClosed(String reason);
 
+    /** The peer, for a log line: its node id once known, else its address. */
+    protected abstract String peerName();
+
     boolean isOpen() {
         return channel != null;
     }
@@ -95,6 +98,7 @@ abstract class Connection {
             if (n < 0) {
                 if (rx.available() > 0) {
                     agent.counters().increment(TcpCounters.Counter.MALFORMED_FRAMES);
+                    agent.problem(ProblemLog.Kind.MALFORMED, peerName(), "the connection ended inside a frame");
                     close("connection ended inside a frame");
                 } else {
                     close("closed by peer");
@@ -132,6 +136,7 @@ abstract class Connection {
             if (trailer != 0 && !headOpened) {
                 if (!receiveMac.open(view, index, frameLength)) {
                     agent.counters().increment(TcpCounters.Counter.MAC_FAILURES);
+                    agent.problem(ProblemLog.Kind.MAC, peerName(), "frame " + (receiveMac.sequence() - 1));
                     close("frame " + (receiveMac.sequence() - 1) + " failed its MAC");
                     return;
                 }
@@ -181,19 +186,23 @@ abstract class Connection {
     /** Counts a malformed frame and closes. */
     protected final void malformed(String reason) {
         agent.counters().increment(TcpCounters.Counter.MALFORMED_FRAMES);
+        agent.problem(ProblemLog.Kind.MALFORMED, peerName(), reason);
         close("malformed frame: " + reason);
     }
 
     /** Counts a refused handshake and closes. */
     protected final void handshakeFailed(String reason) {
+        agent.problem(ProblemLog.Kind.HANDSHAKE, peerName(), reason);
         agent.counters().increment(TcpCounters.Counter.HANDSHAKE_FAILURES);
         close("handshake failed: " + reason);
     }
 
     /** Counts a peer that could not prove its node id (a refused handshake too) and closes. */
     protected final void authenticationFailed(String reason) {
+        agent.problem(ProblemLog.Kind.AUTHENTICATION, peerName(), reason);
         agent.counters().increment(TcpCounters.Counter.AUTH_FAILURES);
-        handshakeFailed("authentication failed: " + reason);
+        agent.counters().increment(TcpCounters.Counter.HANDSHAKE_FAILURES);
+        close("handshake failed: authentication failed: " + reason);
     }
 
     /** The authenticator's keys if connections authenticate, else null. */

@@ -59,6 +59,7 @@ final class NetworkAgent implements Agent {
      * connection events only, read from the fabric's polling thread).
      */
     private volatile int[] lostPeers = new int[0];
+    private final ProblemLog problems;
     /** True while the thread waits in {@link #await}: another thread posting must wake it. */
     private volatile boolean waiting;
     /** Set by {@link #beginClose}: waits end at once, so that the thread sees its runner stop without delay. */
@@ -74,6 +75,7 @@ final class NetworkAgent implements Agent {
                  OneToOneConcurrentArrayQueue<TcpOperation> submissions,
                  OneToOneConcurrentArrayQueue<TcpOperation> completions, AtomicReference<RegionTable> regions) {
         this.options = options;
+        this.problems = new ProblemLog(options.localNode(), options.problemLog());
         this.localNode = options.localNode();
         this.counters = counters;
         this.selector = selector;
@@ -342,6 +344,7 @@ final class NetworkAgent implements Agent {
             counters.increment(TcpCounters.Counter.CONNECTIONS_ACCEPTED);
             if (served.size() >= options.maxConnections()) {
                 counters.increment(TcpCounters.Counter.CONNECTIONS_REJECTED);
+                problem(ProblemLog.Kind.REJECTED, remoteName(socket), options.maxConnections() + " connections open");
                 closeQuietly(socket);
                 continue;
             }
@@ -403,5 +406,25 @@ final class NetworkAgent implements Agent {
             }
         }
         return false;
+    }
+
+    /** Reports a connection problem (rate-limited, {@link ProblemLog}). */
+    void problem(ProblemLog.Kind kind, String peer, String reason) {
+        problems.report(kind, peer, reason, System.nanoTime());
+    }
+
+    /** The last connection problem reported, or null (any thread). */
+    String lastProblem() {
+        return problems.last();
+    }
+
+    /** The remote end of {@code socket}, for a log line. */
+    static String remoteName(SocketChannel socket) {
+        try {
+            java.net.SocketAddress a = socket.getRemoteAddress();
+            return a == null ? "an unknown peer" : a.toString();
+        } catch (IOException | RuntimeException e) {
+            return "an unknown peer";
+        }
     }
 }

@@ -44,6 +44,13 @@ final class PeerLink extends Connection {
     private long nextRequestId;
     /** The authenticated handshake under way, or null. */
     private Handshake handshake;
+    /** Ready after an authenticated handshake, and nothing received since (see {@link #onClosed}). */
+    private boolean authenticatedUnanswered;
+
+    @Override
+    protected String peerName() {
+        return NodeId.toString(peer);
+    }
 
     PeerLink(NetworkAgent agent, int peer) {
         super(agent);
@@ -322,6 +329,7 @@ final class PeerLink extends Connection {
         h.destroy();
         handshake = null;
         ready();
+        authenticatedUnanswered = true;
         return true;
     }
 
@@ -335,6 +343,7 @@ final class PeerLink extends Connection {
     }
 
     private void onResponse(UnsafeBuffer frame, int index, int frameLength) {
+        authenticatedUnanswered = false;
         long requestId = Wire.requestId(frame, index);
         TcpOperation op = sent.peek();
         if (op == null || requestId < op.requestId || requestId >= nextRequestId) {
@@ -364,6 +373,7 @@ final class PeerLink extends Connection {
 
     /** A CONFIRM: the lazy WRITEs up to {@code upTo} were applied. */
     private void onConfirm(long upTo) {
+        authenticatedUnanswered = false;
         TcpOperation op = sent.peek();
         if (op == null || upTo < op.requestId || upTo >= nextRequestId) {
             malformed("CONFIRM of no outstanding request");
@@ -395,7 +405,13 @@ final class PeerLink extends Connection {
     protected void onClosed(String reason) {
         if (state == State.READY) {
             agent.connectionLost(peer);
+            if (authenticatedUnanswered && (reason.equals("closed by peer") || reason.startsWith("read failed"))) {
+                // the owner checks this node's AUTH after sending its own: a refusal is a close, nothing else
+                agent.counters().increment(TcpCounters.Counter.AUTH_REFUSED_BY_PEER);
+                agent.problem(ProblemLog.Kind.REFUSED_AFTER_AUTH, peerName(), "it " + reason + " before any answer");
+            }
         }
+        authenticatedUnanswered = false;
         state = State.IDLE;
         dropHandshake();
         TcpOperation op;

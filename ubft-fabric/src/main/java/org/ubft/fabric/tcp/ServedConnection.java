@@ -48,7 +48,21 @@ final class ServedConnection extends Connection {
         rx = new ReceiveBuffer(HANDSHAKE_BUFFER_BYTES, maxFrame);
         tx = new SendBuffer(HANDSHAKE_BUFFER_BYTES, maxFrame);
         handshakeDeadlineNanos = now + agent.options().handshakeTimeoutNanos();
+        address = NetworkAgent.remoteName(socket);
         attach(socket, socketKey);
+    }
+
+    private final String address;
+
+    @Override
+    protected String peerName() {
+        if (peer >= 0) {
+            return NodeId.toString(peer);
+        }
+        if (handshake != null && handshake.hasPeerHello() && NodeId.isValid(handshake.peerNode())) {
+            return NodeId.toString(handshake.peerNode()) + " (not proven) at " + address;
+        }
+        return address;
     }
 
     boolean isBound() {

@@ -60,7 +60,12 @@ public final class TcpCounters {
         /** Socket reads that found nothing: each a system call wasted. */
         EMPTY_READS,
         /** CONFIRM frames sent: each confirms lazy WRITEs of a peer that no answer covered within the confirm delay. */
-        CONFIRMS_SENT
+        CONFIRMS_SENT,
+        /**
+         * Outbound connections the owner closed right after this node's AUTH, before any answer: the owner most likely
+         * refused this node's key (it counts an {@link #AUTH_FAILURES authentication failure} on its side).
+         */
+        AUTH_REFUSED_BY_PEER
     }
 
     private static final Counter[] COUNTERS = Counter.values();

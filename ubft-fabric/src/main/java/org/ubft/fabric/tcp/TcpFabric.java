@@ -283,6 +283,11 @@ public final class TcpFabric implements Fabric {
     }
 
     @Override
+    public String lastProblem() {
+        return agent.lastProblem();
+    }
+
+    @Override
     public boolean connectionLost(int node) {
         return agent.isConnectionLost(node);
     }

@@ -46,6 +46,7 @@ public final class TcpOptions {
     private final ConnectionAuthenticator authenticator;
     private final NanoClock clock;
     private final long lazyConfirmNanos;
+    private final java.util.function.Consumer<String> problemLog;
 
     private TcpOptions(Builder b) {
         localNode = b.localNode;
@@ -64,6 +65,7 @@ public final class TcpOptions {
         authenticator = b.authenticator;
         clock = b.clock;
         lazyConfirmNanos = b.lazyConfirmNanos;
+        problemLog = b.problemLog;
     }
 
     /** Options for node {@code localNode}, every other setting at its default. */
@@ -179,6 +181,14 @@ public final class TcpOptions {
         return lazyConfirmNanos;
     }
 
+    /**
+     * Where lines about connection problems go (refused handshakes, failed authentication, bad MACs, malformed frames,
+     * rejected connections), rate-limited, each naming the peer and the fix; standard error unless set.
+     */
+    public java.util.function.Consumer<String> problemLog() {
+        return problemLog;
+    }
+
     /** Builds {@link TcpOptions}. */
     public static final class Builder {
         private final int localNode;
@@ -197,6 +207,7 @@ public final class TcpOptions {
         private ConnectionAuthenticator authenticator = ConnectionAuthenticator.unauthenticated();
         private NanoClock clock = SystemNanoClock.INSTANCE;
         private long lazyConfirmNanos = DEFAULT_LAZY_CONFIRM_NANOS;
+        private java.util.function.Consumer<String> problemLog = System.err::println;
 
         private Builder(int localNode) {
             this.localNode = localNode;
@@ -280,6 +291,12 @@ public final class TcpOptions {
             return this;
         }
 
+        /** See {@link TcpOptions#problemLog()}. */
+        public Builder problemLog(java.util.function.Consumer<String> log) {
+            this.problemLog = log;
+            return this;
+        }
+
         public TcpOptions build() {
             require(NodeId.isValid(localNode), "localNode", localNode, "a valid NodeId");
             Objects.requireNonNull(bindAddress, "bindAddress");
@@ -291,6 +308,7 @@ public final class TcpOptions {
                     + NodeId.toString(keys.localNode()) + ", not of " + NodeId.toString(localNode));
             }
             Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(problemLog, "problemLog");
             require(maxOutstanding > 0 && maxOutstanding <= 1 << 20, "maxOutstanding", maxOutstanding, "1..2^20");
             require(operationTimeoutNanos > 0, "operationTimeout", operationTimeoutNanos, "positive");
             require(connectBackoffInitialNanos > 0, "connectBackoff initial", connectBackoffInitialNanos, "positive");
