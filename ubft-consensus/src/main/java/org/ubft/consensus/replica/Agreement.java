@@ -82,8 +82,6 @@ final class Agreement {
     private final UnsafeBuffer digest2View = new UnsafeBuffer(digest2);
     private final byte[] signature = new byte[SIGNATURE_BYTES];
     /** The COMMIT being checked: its view and slot (its digest is in {@link #digest}), for {@link #commitShares}. */
-    /** Whether the fast path decided lately; when not, a slot is certified as it is endorsed. */
-    private final SlowStreak slowStreak;
     private long commitCheckView;
     private long commitCheckSlot;
     /**
@@ -98,7 +96,6 @@ final class Agreement {
               StageLatencies stages, RequestIntake intake, ViewChange views, Checkpoints checkpoints, Host host) {
         this.config = config;
         this.self = self;
-        this.slowStreak = intake.slowStreak();
         this.n = config.n();
         this.window = config.window();
         this.table = 2 * window;
@@ -243,10 +240,6 @@ final class Agreement {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(views.view()).i64(s);
             slots.sentWillCertify[i] = views.view();
             out.tbcast(send, 0, writer.length()); // line 21
-            if (slowStreak.on()) {
-                certify(s); // line 22 with line 21, as printed: the fast path has not decided lately (SlowStreak)
-                maybeCommit(s);
-            }
         } else {
             // line 22; while sealing, no new WILL_CERTIFY: its promise could not be kept past the seal by a fast path
             // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises
@@ -320,7 +313,6 @@ final class Agreement {
         // line 25: WILL_CERTIFY from 2f+1
         if (slots.wcView[i] == views.view() && slots.wcMask[i] == all && slots.sentWillCertify[i] == views.view() && slots.sentWillCommit[i] != views.view()) {
             slots.sentWillCommit[i] = views.view();
-            slowStreak.allEndorsed();
             prepared(i);
             if (slots.prepareK[i] != 0 && isLeader()) {
                 out.allDelivered(slots.prepareK[i]); // every replica delivered the PREPARE: CTBcast's SIGNED is not needed
@@ -566,7 +558,6 @@ final class Agreement {
         } else {
             counters.slowDecisions++;
         }
-        slowStreak.decided(fast);
         views.progressed();
         host.executeReady();
     }

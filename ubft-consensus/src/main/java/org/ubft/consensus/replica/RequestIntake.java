@@ -23,8 +23,6 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * <p>Fixed memory: {@link PendingRequests}' table (clients x {@link ClientWire#MAX_IN_FLIGHT} requests) and a batch.
  */
 final class RequestIntake {
-    /** Whether the fast path decided lately (shared with Agreement, which records the decisions). */
-    private final SlowStreak slowStreak = new SlowStreak();
     /** What intake needs of the replica. */
     interface Host {
         long view();
@@ -254,26 +252,19 @@ final class RequestIntake {
         return count == 0 ? 0 : bytes;
     }
 
-    SlowStreak slowStreak() {
-        return slowStreak;
-    }
-
     /** The batch {@link #buildBatch} built. */
     UnsafeBuffer batch() {
         return batch;
     }
 
     /**
-     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while (at
-     * once while the fast path has not decided lately, {@link SlowStreak}: the wait for every follower is for the fast
-     * path, which needs every replica to endorse); an echo counts only if it names the request held here ({@link
-     * PendingRequests#echoes}).
+     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while;
+     * an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
      */
     private boolean ready(int c, long k, long now, long everyFollower) {
         long echoes = pending.echoes(c, k) & everyFollower;
         return pending.signed(c, k) || echoes == everyFollower
-            || ((slowStreak.on() || now - pending.arrival(c, k) >= config.slowPathTimeoutNanos())
-                && Long.bitCount(echoes) >= f);
+            || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
     }
 
     /** Request k of client c was executed: never proposed again. */
