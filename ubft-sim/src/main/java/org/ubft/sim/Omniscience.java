@@ -100,4 +100,15 @@ public final class Omniscience {
         }
         return v;
     }
+
+    /** The highest stable checkpoint of a correct replica that is up (0 if none). */
+    public long highestCorrectCheckpoint() {
+        long c = 0;
+        for (int i = 0; i < n; i++) {
+            if (correct(i)) {
+                c = Math.max(c, checkpoint(i));
+            }
+        }
+        return c;
+    }
 }

@@ -103,12 +103,7 @@ public final class RequestFlood extends ByzantineBehaviour {
         int me = slot.replica();
         int n = slot.cluster().n();
         long view = Math.max(0, o.highestCorrectView());
-        long checkpoint = 0;
-        for (int i = 0; i < n; i++) {
-            if (o.correct(i)) {
-                checkpoint = Math.max(checkpoint, o.checkpoint(i));
-            }
-        }
+        long checkpoint = o.highestCorrectCheckpoint();
         bursts++;
         acted();
         long asked = bursts % 2 == 0 || view == 0 ? view : slot.random().nextInt((int) Math.min(view, 1 << 20));

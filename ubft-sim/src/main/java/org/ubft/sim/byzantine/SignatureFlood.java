@@ -87,12 +87,7 @@ public final class SignatureFlood extends ByzantineBehaviour {
         int n = slot.cluster().n();
         int window = slot.cluster().consensusWindow();
         long view = Math.max(0, o.highestCorrectView());
-        long checkpoint = 0;
-        for (int i = 0; i < n; i++) {
-            if (o.correct(i)) {
-                checkpoint = Math.max(checkpoint, o.checkpoint(i));
-            }
-        }
+        long checkpoint = o.highestCorrectCheckpoint();
         bursts++;
         acted();
         // CERTIFY(view, slot in the window, digest, garbage signature)
