@@ -156,6 +156,10 @@ public final class SimCluster {
         // (here synchronous and charged to the replica's CPU: results at the end of the duty cycle)
         node.checkSignaturesWith(p -> new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
             keys.publicKeys(), 16, org.ubft.consensus.replica.DeferredChecks.maxStatementBytes()), x.cpu));
+        // and clients' signed requests through one checking service for every client, as a real replica's pool does
+        node.checkClientSignaturesWith(new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
+            keys.publicKeys(), org.ubft.consensus.runtime.ClientPreverifier.capacityFor(config.clients()),
+            org.ubft.consensus.runtime.ClientPreverifier.statementBytes(config.maxRequestBytes())), x.cpu));
         behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,

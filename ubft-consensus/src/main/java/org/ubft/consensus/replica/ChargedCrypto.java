@@ -44,6 +44,11 @@ final class ChargedCrypto implements ConsensusCrypto {
     private final byte[] deferredSignature = new byte[SIGNATURE_BYTES];
     // pass 2: the verdict of exactly that check, used once by the first verification of the same bytes
     private int verdict = NONE;
+    // a client's signature (a signed REQUEST): deferred without a copy (the runtime holds the request), its verdict
+    // held for the next verifyClient of that client
+    private boolean deferringClient;
+    private int clientVerdict = NONE;
+    private int clientVerdictFor = -1;
 
     ChargedCrypto(ConsensusCrypto crypto, VerificationBudget budget, NanoClock clock, int n) {
         this.crypto = crypto;
@@ -70,6 +75,7 @@ final class ChargedCrypto implements ConsensusCrypto {
         refusable = false;
         refusedLast = false;
         deferring = false;
+        deferringClient = false;
     }
 
     /** Verifications from now on are charged to client {@code client}. */
@@ -103,6 +109,7 @@ final class ChargedCrypto implements ConsensusCrypto {
         deferring = false;
         boolean d = deferredLast;
         deferredLast = false;
+        deferringClient = false;
         return d;
     }
 
@@ -113,6 +120,15 @@ final class ChargedCrypto implements ConsensusCrypto {
 
     int deferredSigner() {
         return deferredSigner;
+    }
+
+    /**
+     * As {@link #deferNext}, for a client's REQUEST: until {@link #stopDeferring}, the first {@link #verifyClient} that
+     * the client's budget allows is recorded, not done (no statement is copied: the runtime holds the request).
+     */
+    void deferNextClient() {
+        deferNext();
+        deferringClient = true;
     }
 
     byte[] deferredStatement() {
@@ -147,6 +163,18 @@ final class ChargedCrypto implements ConsensusCrypto {
     /** Drops a verdict the handler did not use (the replica's state changed between the two passes). */
     void clearVerdict() {
         verdict = NONE;
+        clientVerdict = NONE;
+        clientVerdictFor = -1;
+    }
+
+    /**
+     * The next {@link #verifyClient} of client {@code client} returns {@code v} ({@link #VALID}, {@link #INVALID},
+     * {@link #REFUSED}) without verifying or taking a token: pass 2 of a signed REQUEST whose check pass 1 deferred
+     * (the handler runs on the same bytes, so the check it makes is the one that was deferred).
+     */
+    void holdClientVerdict(int v, int client) {
+        clientVerdict = v;
+        clientVerdictFor = client;
     }
 
     /** Whether the last verification (or {@link #takeFor}) was refused for want of tokens, not failed. */
@@ -185,7 +213,8 @@ final class ChargedCrypto implements ConsensusCrypto {
      * done ({@link #deferredLast}): the one call site of each handler that can take its verdict later.
      */
     boolean verifyReplicaOrDefer(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
-        if (!deferring || verdict != NONE || !refusable || deferredLast || length > MAX_STATEMENT_BYTES) {
+        if (!deferring || deferringClient || verdict != NONE || !refusable || deferredLast
+            || length > MAX_STATEMENT_BYTES) {
             return verifyReplica(replica, message, offset, length, signature, at);
         }
         refusedLast = !budget.take(source, clock.nanoTime());
@@ -214,8 +243,31 @@ final class ChargedCrypto implements ConsensusCrypto {
         return true;
     }
 
+    /**
+     * As {@link #verifyClient}, but between {@link #deferNextClient} and {@link #stopDeferring} (a client's REQUEST
+     * offered by the runtime) the check, if the client's budget allows it, is recorded, not done
+     * ({@link #deferredLast}): the runtime checks the request's signature off the agent thread and hands the request
+     * in again with {@link #holdClientVerdict}. The one call site: the REQUEST handler's own signature check.
+     */
+    boolean verifyClientOrDefer(int client, byte[] message, int offset, int length, byte[] signature, int at) {
+        if (!deferringClient || clientVerdict != NONE || deferredLast) {
+            return verifyClient(client, message, offset, length, signature, at);
+        }
+        refusedLast = !budget.take(source, clock.nanoTime());
+        deferredLast = !refusedLast;
+        return false;
+    }
+
     @Override
     public boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at) {
+        if (clientVerdict != NONE) {
+            int v = clientVerdict;
+            clientVerdict = NONE;
+            if (clientVerdictFor == client) {
+                refusedLast = v == REFUSED;
+                return v == VALID;
+            }
+        }
         refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
         return !refusedLast && crypto.verifyClient(client, message, offset, length, signature, at);
     }

@@ -45,6 +45,40 @@ public final class DeferredChecks {
             length);
     }
 
+    /**
+     * Pass 1 of a client's REQUEST (raw {@code ClientWire} bytes; the link authenticated {@code client}): handled as
+     * {@link Replica#onClientRequest} does, except that the check of the request's signature, if the request passed
+     * every cheap check, is not held already and the client's budget allows the check, is not done.
+     *
+     * @return whether the check was left so: the caller checks the signature (over
+     *         {@code ClientWire.IDENTITY_OFFSET..}, by client {@code client}) and hands the request in again with
+     *         {@link #requestVerdict}
+     */
+    public boolean offerRequest(int client, DirectBuffer buffer, int offset, int length) {
+        crypto.deferNextClient();
+        try {
+            replica.onClientRequest(client, buffer, offset, length);
+        } catch (RuntimeException e) {
+            crypto.stopDeferring();
+            throw e;
+        }
+        return crypto.stopDeferring();
+    }
+
+    /**
+     * Pass 2: the REQUEST of an {@link #offerRequest} that returned true, with its check's verdict: handled as
+     * {@link Replica#onClientRequest} does, its signature check answered by the verdict (NOT_CHECKED: as a refusal for
+     * want of tokens, counted OVER_BUDGET; the client's retransmission is checked again).
+     */
+    public void requestVerdict(int client, DirectBuffer buffer, int offset, int length, Verdict verdict) {
+        crypto.holdClientVerdict(code(verdict), client);
+        try {
+            replica.onClientRequest(client, buffer, offset, length);
+        } finally {
+            crypto.clearVerdict();
+        }
+    }
+
     /** Hands the message in, its one check left here if {@code deferrable}; whether one was left. */
     private boolean offer(boolean direct, boolean deferrable, int from, DirectBuffer buffer, int offset, int length) {
         if (!deferrable) {

@@ -40,6 +40,9 @@ final class RequestIntake {
     private final int self;
     private final int maxBatchBytes;
     private final ChargedCrypto crypto;
+    /** What a client signs of a request (its identity) and the signature, copied out to be checked. */
+    private final byte[] identity;
+    private final byte[] clientSignature = new byte[SIGNATURE_BYTES];
     private final ByzantineChecks checks;
     private final ReplicaOutput out;
     private final ReplicaCounters counters;
@@ -85,6 +88,7 @@ final class RequestIntake {
         this.farAheadSince = new long[config.clients()];
         this.farAheadNumber = new long[config.clients()];
         this.batch = new UnsafeBuffer(new byte[maxBatchBytes]);
+        this.identity = new byte[ClientWire.identityLength(config.maxRequestBytes())];
     }
 
     PendingRequests pending() {
@@ -131,8 +135,10 @@ final class RequestIntake {
             if (pending.holds(client, number) && pending.signed(client, number)) {
                 return; // a retransmission of a request held signed already: nothing to add, nothing to verify
             }
-            if (!verifyClient(client, buffer, offset)) {
-                counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
+            if (!verifyClient(client, buffer, offset, true)) {
+                if (!crypto.deferredLast()) { // else checked off the agent thread: the request comes back with its verdict
+                    counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
+                }
                 return;
             }
         }
@@ -195,7 +201,7 @@ final class RequestIntake {
             // executed or stale (numbers order by session, then sequence) needs no proof; execution skips it
             if (k > clientTable.lastExecuted(c)
                 && !pending.matches(c, k, batch, pos, ClientWire.bodyLength(batch, pos))
-                && !(ClientWire.signed(batch, pos) && verifyClient(c, batch, pos))) {
+                && !(ClientWire.signed(batch, pos) && verifyClient(c, batch, pos, false))) {
                 return false;
             }
             pos += len;
@@ -203,14 +209,17 @@ final class RequestIntake {
         return true;
     }
 
-    private boolean verifyClient(int client, DirectBuffer buffer, int offset) {
+    /**
+     * Whether the signed request at {@code buffer[offset..]} carries its client's signature; {@code mayDefer}: the
+     * REQUEST handler's own check, which the runtime may run off the agent thread ({@link ChargedCrypto#verifyClientOrDefer}).
+     */
+    private boolean verifyClient(int client, DirectBuffer buffer, int offset, boolean mayDefer) {
         int payload = ClientWire.bodyLength(buffer, offset);
         int idLength = ClientWire.identityLength(payload);
-        byte[] identity = new byte[idLength];
-        buffer.getBytes(offset + ClientWire.IDENTITY_OFFSET, identity);
-        byte[] sig = new byte[SIGNATURE_BYTES];
-        buffer.getBytes(offset + ClientWire.HEADER_BYTES + payload, sig);
-        return crypto.verifyClient(client, identity, 0, idLength, sig, 0);
+        buffer.getBytes(offset + ClientWire.IDENTITY_OFFSET, identity, 0, idLength);
+        buffer.getBytes(offset + ClientWire.HEADER_BYTES + payload, clientSignature, 0, SIGNATURE_BYTES);
+        return mayDefer ? crypto.verifyClientOrDefer(client, identity, 0, idLength, clientSignature, 0)
+            : crypto.verifyClient(client, identity, 0, idLength, clientSignature, 0);
     }
 
     /**

@@ -90,6 +90,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private boolean passPending;
     /** Checks peers' TBcast and direct signatures off this thread ({@link #checkSignaturesWith}); null: on it. */
     private Preverifier preverifier;
+    /** Checks clients' request signatures off this thread ({@link #checkClientSignaturesWith}); null: on it. */
+    private ClientPreverifier clientPreverifier;
     /** The worker pool this node made for {@link #preverifier} ({@link #open}), closed with the node; null: none. */
     private CryptoPool ownPool;
     /** The identifier this replica's stream went on at after a restart, from its log; 0 if it started anew. */
@@ -145,6 +147,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
                 node.ownPool = pool;
                 node.checkSignaturesWith(p -> pool.newOwner(null, keys, CHECKS_PER_PEER,
                     DeferredChecks.maxStatementBytes()));
+                node.checkClientSignaturesWith(pool.newOwner(null, keys,
+                    ClientPreverifier.capacityFor(config.clients()),
+                    ClientPreverifier.statementBytes(config.maxRequestBytes())));
                 pool.start();
             }
             if (dataDir == null) {
@@ -245,7 +250,13 @@ public final class ReplicaNode implements Agent, AutoCloseable {
                 }
             });
         this.clientLinks = ClientLinks.forReplica(router, cycleClock, self, cluster.clientCount(),
-            ClientLinks.defaultConfig(cluster), (client, m, off, len) -> core().onClientRequest(client, m, off, len));
+            ClientLinks.defaultConfig(cluster), (client, m, off, len) -> {
+                if (clientPreverifier != null) {
+                    clientPreverifier.onRequest(client, m, off, len);
+                } else {
+                    core().onClientRequest(client, m, off, len);
+                }
+            });
         ReplicaOutput output = java.util.Objects.requireNonNull(decorateOutput.apply(new Output()),
             "the output decorator returned null");
         this.replica = new Replica(config, self, app, crypto, output, cycleClock);
@@ -417,6 +428,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         cycleClock.update(now);
         // the client links share the router that CTBcast's links poll: one fabric poll a cycle
         int work = ctbcast.doWork() + clientLinks.doWorkRouterPolled() + replica.doWork();
+        if (clientPreverifier != null) {
+            work += clientPreverifier.doWork();
+        }
         if (preverifier != null) {
             work += preverifier.doWork();
         }
@@ -478,6 +492,20 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      */
     public void checkSignaturesWith(java.util.function.IntFunction<CryptoService> perPeer) {
         this.preverifier = new Preverifier(replica, self, config.n(), perPeer, Replica.maxMessageBytes(config));
+    }
+
+    /**
+     * From now on, clients' signed REQUESTs are checked by {@code service}, off this thread ({@link ClientPreverifier}:
+     * at most {@link ClientPreverifier#SLOTS_PER_CLIENT} waiting per client); the service must verify with the
+     * cluster's public keys and carry messages of {@link ClientPreverifier#statementBytes}. Call before traffic.
+     */
+    public void checkClientSignaturesWith(CryptoService service) {
+        this.clientPreverifier = new ClientPreverifier(replica, config.clients(), service, config.maxRequestBytes());
+    }
+
+    /** The off-thread checks of clients' signatures, or null ({@link #checkClientSignaturesWith}). */
+    public ClientPreverifier clientPreverifier() {
+        return clientPreverifier;
     }
 
     /** The off-thread signature checks, or null ({@link #checkSignaturesWith}). */
@@ -554,6 +582,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " signature_checks=" + replica.signatureChecks() + " signature_checks_by={" + signatureChecksBy() + "}"
             + (preverifier == null ? "" : " checks_off_thread=" + preverifier.submitted() + " checks_not_done="
                 + preverifier.notChecked())
+            + (clientPreverifier == null ? "" : " client_checks_off_thread=" + clientPreverifier.submitted()
+                + " client_checks_not_done=" + clientPreverifier.notChecked())
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()

@@ -47,7 +47,10 @@ class SignatureWorkersTest {
         try (ReplicaNode node = ReplicaNode.open(c, 0, NOTHING, ReplicaConfig.Path.FAST, SystemNanoClock.INSTANCE,
             null)) {
             assertNotNull(node.preverifier());
+            assertNotNull(node.clientPreverifier(), "clients' signed requests are checked on the workers too");
             assertTrue(node.countersLine().contains(" checks_off_thread=0 checks_not_done=0"), node.countersLine());
+            assertTrue(node.countersLine().contains(" client_checks_off_thread=0 client_checks_not_done=0"),
+                node.countersLine());
         }
     }
 
@@ -57,6 +60,7 @@ class SignatureWorkersTest {
         try (ReplicaNode node = ReplicaNode.open(c, 0, NOTHING, ReplicaConfig.Path.FAST, SystemNanoClock.INSTANCE,
             null)) {
             assertNull(node.preverifier());
+            assertNull(node.clientPreverifier());
             assertTrue(!node.countersLine().contains("checks_off_thread"), node.countersLine());
         }
     }

@@ -22,6 +22,7 @@ import org.ubft.sim.byzantine.RequestFlood;
 import org.ubft.sim.byzantine.SignatureFlood;
 import org.ubft.sim.byzantine.SilentAtMoment;
 import org.ubft.sim.byzantine.Forger;
+import org.ubft.sim.byzantine.ForgingClient;
 import org.ubft.sim.byzantine.LeaderOnlyClient;
 import org.ubft.sim.byzantine.RegisterWriter;
 import org.ubft.sim.byzantine.ReplayingClient;
@@ -192,6 +193,11 @@ public final class ByzantineScenarios {
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
             + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
 
+    public static final Scenario CLIENT_FORGE = byzClient("byz-client-forge",
+        "client 0 also sends, after each new request from 5 ms on, 8 signed requests with forged signatures, each in a"
+            + " later session and twice: each checked once, off the agent thread within the client's room, none taken;"
+            + " client 1 must stay live", AFTER_GST, () -> new ForgingClient(FROM));
+
     /**
      * A view-churn attack by a Byzantine client and a Byzantine replica together: client 0 leaves a hole in its request
      * numbers ({@link GapClient}), so every replica holds its later requests ahead of the next one for good, and
@@ -320,7 +326,7 @@ public final class ByzantineScenarios {
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY,
+        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD);

@@ -108,6 +108,24 @@ class ByzantineClientsTest {
     }
 
     /**
+     * Signed requests with forged signatures, each in a later session (so each passes a replica's cheap checks) and
+     * sent twice: every replica checks them off its agent thread ({@code ClientPreverifier}) and drops each with its
+     * verdict; none executes (validity: the forged payloads were never "sent" by the client's workload).
+     */
+    @Test
+    void forgedSignaturesAreCheckedOffTheAgentThreadAndNeverTaken() {
+        attackFailsSafely(ByzantineScenarios.CLIENT_FORGE, r -> {
+            for (int i = 0; i < 3; i++) {
+                String replica = "replica-" + i + " ";
+                if (r.counter(replica, "client_checks_off_thread") == 0 || r.counter(replica, "BAD_SIGNATURE") == 0) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    /**
      * A client that never sends one of its request numbers leaves its later requests waiting at every replica, ahead
      * of the next one it can execute, for good, while replica 2 complains about every view every millisecond: a
      * correct replica complains on such a request only when it executes nothing and waits on a gap in the leader's
