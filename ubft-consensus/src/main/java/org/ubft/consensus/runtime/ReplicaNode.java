@@ -26,7 +26,6 @@ import org.ubft.ctbcast.node.FifoDelivery;
 import org.ubft.ctbcast.tbcast.Tbcast;
 import org.ubft.fabric.CompletionRouter;
 import org.ubft.fabric.Fabric;
-import org.ubft.fabric.Fabrics;
 
 import java.util.function.UnaryOperator;
 
@@ -89,11 +88,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private long[] passTo;
     private boolean passPending;
     /** Checks peers' TBcast and direct signatures off this thread ({@link #checkSignaturesWith}); null: on it. */
-    private Preverifier preverifier;
-    /** Checks clients' request signatures off this thread ({@link #checkClientSignaturesWith}); null: on it. */
-    private ClientPreverifier clientPreverifier;
-    /** The worker pool this node made for {@link #preverifier} ({@link #open}), closed with the node; null: none. */
-    private CryptoPool ownPool;
+    /** Where its signature checks run (off this thread when given services); set once the replica exists. */
+    private OffThreadChecks checks;
     /** The identifier this replica's stream went on at after a restart, from its log; 0 if it started anew. */
     private long resumedAt;
 
@@ -131,45 +127,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      */
     public static ReplicaNode open(ClusterConfig cluster, int self, StateMachine app, ReplicaConfig.Path path,
                                    NanoClock clock, java.nio.file.Path dataDir) {
-        Fabric fabric = Fabrics.open(cluster, NodeId.replica(self));
-        ReplicaNode node = null;
-        try {
-            ReplicaConfig config = replicaConfig(cluster, path);
-            node = new ReplicaNode(fabric, true, cluster, self, app, config, ctbcastOptions(config),
-                KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock,
-                UnaryOperator.identity());
-            // peers' TBcast and direct signatures on worker threads, one bounded queue per peer
-            int workers = cluster.consensus().signatureWorkers();
-            if (workers > 0) {
-                org.ubft.common.crypto.PublicKeys keys = org.ubft.common.crypto.ClusterKeys.load(cluster,
-                    NodeId.replica(self)).publicKeys();
-                CryptoPool pool = new CryptoPool(workers, cluster::newIdleStrategy);
-                node.ownPool = pool;
-                node.checkSignaturesWith(p -> pool.newOwner(null, keys, CHECKS_PER_PEER,
-                    DeferredChecks.maxStatementBytes()));
-                node.checkClientSignaturesWith(pool.newOwner(null, keys,
-                    ClientPreverifier.capacityFor(config.clients()),
-                    ClientPreverifier.statementBytes(config.maxRequestBytes())));
-                pool.start();
-            }
-            if (dataDir == null) {
-                node.startAt(CtbcastNode.wallClockEpoch());
-            } else {
-                String name = NodeId.toString(NodeId.replica(self));
-                node.startAt(CtbcastNode.wallClockEpoch(), ownStreamLog(config, dataDir.resolve(name + ".stream"),
-                        cluster.durabilityFsync()),
-                    DecisionLog.open(dataDir.resolve(name + ".decisions"), dataDir.resolve(name + ".checkpoint"),
-                        config.window(), config.maxBatchBytes(), cluster.durabilityFsync()));
-            }
-            return node;
-        } catch (RuntimeException e) {
-            if (node != null) {
-                node.close();
-            } else {
-                fabric.close();
-            }
-            throw e;
-        }
+        return ReplicaLaunch.open(cluster, self, app, path, clock, dataDir);
     }
 
     /**
@@ -198,7 +156,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this(fabric, false, cluster, self, app, config, ctbcastOptions, crypto, ctbcastCrypto, clock, decorateOutput);
     }
 
-    private ReplicaNode(Fabric fabric, boolean ownsFabric, ClusterConfig cluster, int self, StateMachine app,
+    ReplicaNode(Fabric fabric, boolean ownsFabric, ClusterConfig cluster, int self, StateMachine app,
                         ReplicaConfig config, CtbcastNode.Options ctbcastOptions, ConsensusCrypto crypto,
                         CryptoService ctbcastCrypto, NanoClock clock, UnaryOperator<ReplicaOutput> decorateOutput) {
         if (ctbcastOptions.extraStreams() < 2) {
@@ -231,35 +189,20 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.ctbcast = new CtbcastNode(router, cluster, self, ctbcastOptions, ctbcastCrypto, fifo, cycleClock);
         int first = ctbcast.firstExtraStreamId();
         this.consensusTbcast = new Tbcast(ctbcast.links(), first, ctbcast.tbcastConfig(),
-            (from, index, m, off, len) -> {
-                if (preverifier != null) {
-                    preverifier.onTbcast(from, m, off, len);
-                } else {
-                    core().onTbcastDeliver(from, m, off, len);
-                }
-            });
+            (from, index, m, off, len) -> checks.onTbcast(from, m, off, len));
         this.direct = new DirectStream(ctbcast.links(), first + 1,
             (from, m, off, len) -> {
                 if (len > 0) {
                     directIn[m.getByte(off) & 0xFF]++;
                 }
-                if (preverifier != null) {
-                    preverifier.onDirect(from, m, off, len);
-                } else {
-                    core().onDirect(from, m, off, len);
-                }
+                checks.onDirect(from, m, off, len);
             });
         this.clientLinks = ClientLinks.forReplica(router, cycleClock, self, cluster.clientCount(),
-            ClientLinks.defaultConfig(cluster), (client, m, off, len) -> {
-                if (clientPreverifier != null) {
-                    clientPreverifier.onRequest(client, m, off, len);
-                } else {
-                    core().onClientRequest(client, m, off, len);
-                }
-            });
+            ClientLinks.defaultConfig(cluster), (client, m, off, len) -> checks.onRequest(client, m, off, len));
         ReplicaOutput output = java.util.Objects.requireNonNull(decorateOutput.apply(new Output()),
             "the output decorator returned null");
         this.replica = new Replica(config, self, app, crypto, output, cycleClock);
+        this.checks = new OffThreadChecks(replica, config, self);
         this.transfer = StateTransferBridge.attach(replica, output,
             StateTransferBridge.config(config, app.maxSnapshotBytes()), cycleClock, self);
     }
@@ -428,12 +371,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         cycleClock.update(now);
         // the client links share the router that CTBcast's links poll: one fabric poll a cycle
         int work = ctbcast.doWork() + clientLinks.doWorkRouterPolled() + replica.doWork();
-        if (clientPreverifier != null) {
-            work += clientPreverifier.doWork();
-        }
-        if (preverifier != null) {
-            work += preverifier.doWork();
-        }
+        work += checks.doWork();
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
         // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
         work += ctbcast.deliverOwn();
@@ -491,7 +429,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * messages of {@link DeferredChecks#maxStatementBytes()}. Call before traffic.
      */
     public void checkSignaturesWith(java.util.function.IntFunction<CryptoService> perPeer) {
-        this.preverifier = new Preverifier(replica, self, config.n(), perPeer, Replica.maxMessageBytes(config));
+        checks.checkPeersWith(perPeer);
     }
 
     /**
@@ -500,17 +438,22 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      * cluster's public keys and carry messages of {@link ClientPreverifier#statementBytes}. Call before traffic.
      */
     public void checkClientSignaturesWith(CryptoService service) {
-        this.clientPreverifier = new ClientPreverifier(replica, config.clients(), service, config.maxRequestBytes());
+        checks.checkClientsWith(service);
+    }
+
+    /** A worker pool made for this node's checks ({@link ReplicaLaunch}): closed with the node. */
+    void ownPool(CryptoPool pool) {
+        checks.own(pool);
     }
 
     /** The off-thread checks of clients' signatures, or null ({@link #checkClientSignaturesWith}). */
     public ClientPreverifier clientPreverifier() {
-        return clientPreverifier;
+        return checks.clients();
     }
 
     /** The off-thread signature checks, or null ({@link #checkSignaturesWith}). */
     public Preverifier preverifier() {
-        return preverifier;
+        return checks.peers();
     }
 
     /**
@@ -580,10 +523,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " signature_checks=" + replica.signatureChecks() + " signature_checks_by={" + signatureChecksBy() + "}"
-            + (preverifier == null ? "" : " checks_off_thread=" + preverifier.submitted() + " checks_not_done="
-                + preverifier.notChecked())
-            + (clientPreverifier == null ? "" : " client_checks_off_thread=" + clientPreverifier.submitted()
-                + " client_checks_not_done=" + clientPreverifier.notChecked())
+            + checks.describe()
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()
@@ -646,9 +586,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             if (ownsFabric) {
                 fabric.close();
             }
-            if (ownPool != null) {
-                ownPool.close();
-            }
+            checks.close();
         }
     }
 }

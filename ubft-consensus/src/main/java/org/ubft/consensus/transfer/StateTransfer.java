@@ -94,8 +94,7 @@ public final class StateTransfer {
     private final int maxCompressed;
     private final int chunkBytes;
 
-    // serving: the two latest offered snapshots
-    private final Snapshot[] served = new Snapshot[2];
+    private final SnapshotServer server;
 
     // fetching
     private final int[] peers;
@@ -121,9 +120,7 @@ public final class StateTransfer {
     private long lastAskNanos;
 
     // counters
-    private long chunksServed;
     private long chunksReceived;
-    private long unavailableSent;
     private long unavailableReceived;
     private long fetchesCompleted;
     private long retries;
@@ -149,9 +146,7 @@ public final class StateTransfer {
         this.chunkBytes = config.chunkBytes();
         this.maxCompressed = compressor.maxCompressedLength(config.maxStateBytes());
         this.sendBuffer = new UnsafeBuffer(new byte[config.maxMessageBytes()]);
-        for (int i = 0; i < served.length; i++) {
-            served[i] = new Snapshot(new byte[maxCompressed]);
-        }
+        this.server = new SnapshotServer(config, compressor, port);
         this.assembly = new byte[maxCompressed];
         this.raw = new byte[config.maxStateBytes()];
         int maxChunks = TransferWire.chunkCount(maxCompressed, chunkBytes);
@@ -183,63 +178,7 @@ public final class StateTransfer {
      * @throws IllegalArgumentException if {@code state} is larger than {@code maxStateBytes}
      */
     public void offer(long checkpoint, byte[] state) {
-        Objects.requireNonNull(state, "state");
-        if (state.length > config.maxStateBytes()) {
-            throw new IllegalArgumentException("state of " + state.length + " bytes exceeds maxStateBytes "
-                + config.maxStateBytes());
-        }
-        Snapshot slot = null;
-        for (Snapshot s : served) {
-            if (s.present && s.checkpoint == checkpoint) {
-                return;
-            }
-            if (slot == null || !s.present || (slot.present && s.checkpoint < slot.checkpoint)) {
-                slot = s;
-            }
-        }
-        if (slot.present && checkpoint < slot.checkpoint) {
-            return;
-        }
-        slot.present = false;
-        slot.compressedLength = compressor.compress(state, 0, state.length, slot.compressed, 0, maxCompressed);
-        slot.rawLength = state.length;
-        slot.count = TransferWire.chunkCount(slot.compressedLength, chunkBytes);
-        slot.checkpoint = checkpoint;
-        slot.present = true;
-    }
-
-    private Snapshot servedSnapshot(long checkpoint) {
-        for (Snapshot s : served) {
-            if (s.present && s.checkpoint == checkpoint) {
-                return s;
-            }
-        }
-        return null;
-    }
-
-    private void onRequest(int from, DirectBuffer b, int off, int len) {
-        if (len != TransferWire.REQUEST_LENGTH) {
-            drop(Drop.MALFORMED);
-            return;
-        }
-        long checkpoint = TransferWire.checkpoint(b, off);
-        int index = TransferWire.index(b, off);
-        Snapshot s = servedSnapshot(checkpoint);
-        if (s == null) {
-            unavailableSent++;
-            port.send(from, sendBuffer, 0, TransferWire.encodeUnavailable(sendBuffer, 0, checkpoint));
-            return;
-        }
-        if (index < 0 || index >= s.count) {
-            drop(Drop.MALFORMED);
-            return;
-        }
-        int length = TransferWire.chunkLength(s.compressedLength, chunkBytes, index);
-        int header = TransferWire.encodeChunkHeader(sendBuffer, 0, checkpoint, index, s.count, s.compressedLength,
-            s.rawLength);
-        sendBuffer.putBytes(header, s.compressed, index * chunkBytes, length);
-        chunksServed++;
-        port.send(from, sendBuffer, 0, header + length);
+        server.offer(checkpoint, state);
     }
 
     // ---------------------------------------------------------------- fetching
@@ -483,7 +422,11 @@ public final class StateTransfer {
             return;
         }
         switch (b.getByte(off)) {
-            case TransferWire.STATE_REQUEST -> onRequest(from, b, off, len);
+            case TransferWire.STATE_REQUEST -> {
+                if (!server.onRequest(from, b, off, len)) {
+                    drop(Drop.MALFORMED);
+                }
+            }
             case TransferWire.STATE_CHUNK -> onChunk(from, b, off, len);
             case TransferWire.STATE_UNAVAILABLE -> onUnavailable(from, b, off, len);
             default -> drop(Drop.MALFORMED);
@@ -518,7 +461,8 @@ public final class StateTransfer {
             .append(" source=").append(source).append(" received=").append(receivedCount).append('/')
             .append(shapeKnown ? shapeCount : -1).append(" completed=").append(fetchesCompleted)
             .append(" retries=").append(retries).append(" reasks=").append(reasks).append(" unavailable=").append(unavailableReceived)
-            .append(" served=").append(chunksServed).append(" unavailable_sent=").append(unavailableSent);
+            .append(" served=").append(server.chunksServed()).append(" unavailable_sent=")
+            .append(server.unavailableSent());
         for (Drop d : DROPS) {
             if (dropped[d.ordinal()] > 0) {
                 b.append(' ').append(d).append('=').append(dropped[d.ordinal()]);
@@ -529,7 +473,7 @@ public final class StateTransfer {
 
     /** Chunks sent in answer to STATE_REQUESTs. */
     public long chunksServed() {
-        return chunksServed;
+        return server.chunksServed();
     }
 
     /** New chunks accepted from sources (duplicates not counted). */
@@ -539,7 +483,7 @@ public final class StateTransfer {
 
     /** STATE_UNAVAILABLE answers sent. */
     public long unavailableSent() {
-        return unavailableSent;
+        return server.unavailableSent();
     }
 
     /** STATE_UNAVAILABLE answers from the source, each moving the fetch to the next peer. */
@@ -596,19 +540,5 @@ public final class StateTransfer {
         boolean was = (bits[i >>> 6] & mask) != 0;
         bits[i >>> 6] &= ~mask;
         return was;
-    }
-
-    /** One offered checkpoint, compressed. */
-    private static final class Snapshot {
-        final byte[] compressed;
-        boolean present;
-        long checkpoint;
-        int compressedLength;
-        int rawLength;
-        int count;
-
-        Snapshot(byte[] compressed) {
-            this.compressed = compressed;
-        }
     }
 }
