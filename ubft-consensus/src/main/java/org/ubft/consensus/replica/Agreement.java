@@ -227,8 +227,15 @@ final class Agreement {
         }
         PeerState leader = peers[checks.leader(views.view())];
         boolean committed = views.view() > 0 && leader.mustPropose(s) == PeerState.COMMITTED;
-        if (!committed && !intake.endorsable(slots.prepBatch, i * maxBatchBytes, slots.prepLength[i])) {
-            return; // held until the client's request arrives (Echo Req, §5.4)
+        if (!committed) {
+            int e = intake.endorsement(slots.prepBatch, i * maxBatchBytes, slots.prepLength[i],
+                slots.forgedRequestView[i] != slots.prepView[i]);
+            if (e == RequestIntake.FORGED) {
+                slots.forgedRequestView[i] = slots.prepView[i]; // a Byzantine leader's: not checked again this view
+            }
+            if (e != RequestIntake.ENDORSABLE) {
+                return; // held until the client's request arrives (Echo Req, §5.4)
+            }
         }
         slots.endorsed[i] = true;
         slots.prepTime[i] = clock.nanoTime();

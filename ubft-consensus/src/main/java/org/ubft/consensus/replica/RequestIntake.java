@@ -190,8 +190,19 @@ final class RequestIntake {
         }
     }
 
-    /** Whether every request in the batch at {@code batch[at..at+length)} came from its client (here) or is signed. */
-    boolean endorsable(DirectBuffer batch, int at, int length) {
+    /** {@link #endorsement}: every request of the batch came from its client (here) or is signed by it. */
+    static final int ENDORSABLE = 0;
+    /** {@link #endorsement}: a request is not held here and not shown signed (or its check was refused): wait for it. */
+    static final int MISSING = 1;
+    /** {@link #endorsement}: a request's client signature is bad; only requests held here can endorse the batch now. */
+    static final int FORGED = 2;
+
+    /**
+     * Whether this replica can endorse the batch at {@code batch[at..at+length)} (§5.4): every request in it came from
+     * its client (here) or, if {@code checkSignatures}, carries its client's signature. Returns {@link #ENDORSABLE},
+     * {@link #MISSING} or {@link #FORGED}.
+     */
+    int endorsement(DirectBuffer batch, int at, int length, boolean checkSignatures) {
         int count = batch.getShort(at, ClientWire.ORDER) & 0xFFFF;
         int pos = at + 2;
         for (int r = 0; r < count; r++) {
@@ -200,13 +211,17 @@ final class RequestIntake {
             long k = ClientWire.number(batch, pos);
             // executed or stale (numbers order by session, then sequence) needs no proof; execution skips it
             if (k > clientTable.lastExecuted(c)
-                && !pending.matches(c, k, batch, pos, ClientWire.bodyLength(batch, pos))
-                && !(ClientWire.signed(batch, pos) && verifyClient(c, batch, pos, false))) {
-                return false;
+                && !pending.matches(c, k, batch, pos, ClientWire.bodyLength(batch, pos))) {
+                if (!checkSignatures || !ClientWire.signed(batch, pos)) {
+                    return MISSING;
+                }
+                if (!verifyClient(c, batch, pos, false)) {
+                    return crypto.refusedLast() ? MISSING : FORGED;
+                }
             }
             pos += len;
         }
-        return true;
+        return ENDORSABLE;
     }
 
     /**

@@ -55,6 +55,13 @@ final class SlotTable {
     final long[] reproposedAfterDecision;
     /** The view in which a re-proposed decided slot was decided again ({@code Agreement.recommitted}). */
     final long[] recommittedView;
+    /**
+     * The view of the accepted PREPARE whose batch held a request with a bad client signature (-1 none): its
+     * signatures are not checked again in that view (the batch's bytes are fixed, so a bad signature stays bad); it can
+     * still be endorsed by requests this replica holds (§5.4). Without it, every client request that arrives while a
+     * Byzantine leader's PREPARE waits would make this replica check the forged signature again.
+     */
+    final long[] forgedRequestView;
     /** When this replica last asked for the slot's batch, and for its certificate (0 never). */
     final long[] batchAskedAt;
     final long[] certificateAskedAt;
@@ -91,6 +98,8 @@ final class SlotTable {
         Arrays.fill(reproposedAfterDecision, -1);
         recommittedView = new long[table];
         Arrays.fill(recommittedView, -1);
+        forgedRequestView = new long[table];
+        Arrays.fill(forgedRequestView, -1);
         batchAskedAt = new long[table];
         certificateAskedAt = new long[table];
         decided = new boolean[table];
@@ -117,6 +126,7 @@ final class SlotTable {
             sentCommit[i] = -1;
             reproposedAfterDecision[i] = -1;
             recommittedView[i] = -1;
+            forgedRequestView[i] = -1;
             decided[i] = false;
             proposeTime[i] = 0; // an earlier slot's, never accepted here (a view changed): not this slot's
             shares.clear(i);

@@ -22,6 +22,7 @@ import org.ubft.sim.byzantine.RequestFlood;
 import org.ubft.sim.byzantine.SignatureFlood;
 import org.ubft.sim.byzantine.SilentAtMoment;
 import org.ubft.sim.byzantine.Forger;
+import org.ubft.sim.byzantine.ForgedRequestLeader;
 import org.ubft.sim.byzantine.ForgingClient;
 import org.ubft.sim.byzantine.LeaderOnlyClient;
 import org.ubft.sim.byzantine.RegisterWriter;
@@ -117,6 +118,11 @@ public final class ByzantineScenarios {
 
     public static final Scenario FORGING_LEADER = byz("byz-forging-leader",
         "the leader of view 0 forges as byz-forger does", 0, () -> new Forger(FROM, 200_000));
+
+    public static final Scenario FORGED_REQUEST_LEADER = byz("byz-forged-request-leader",
+        "the leader of view 0 puts a request with a forged client signature, numbered in a later session, into every"
+            + " batch from 5 ms on: no follower endorses one, each checks the forged signature a bounded number of times,"
+            + " the view changes", 0, () -> new ForgedRequestLeader(FROM));
 
     public static final Scenario REGISTER_WRITER = byz("byz-register-writer",
         "a follower corrupts the checksum of every register sub-register it writes from 5 ms on; replicas run on the"
@@ -326,7 +332,7 @@ public final class ByzantineScenarios {
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
+        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD);
