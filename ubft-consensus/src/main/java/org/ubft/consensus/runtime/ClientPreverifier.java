@@ -15,19 +15,23 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * Checks the signatures of clients' signed REQUESTs off the replica's agent thread (docs/design.md §3.2), as
  * {@link Preverifier} does for peers' shares. A signed request goes to the replica first
  * ({@link DeferredChecks#offerRequest}): its cheap checks run there (window, session, held already), and a request
- * whose check its client's budget allows leaves that check. The request waits here, copied into one of its client's
- * {@link #SLOTS_PER_CLIENT} slots, while a {@link CryptoService} (one queue of a {@code CryptoPool} for every client)
- * checks it; {@link #doWork} hands it in again with the verdict ({@link DeferredChecks#requestVerdict}).
+ * whose check its client's budget allows leaves that check. The request waits here, copied into a slot, while a
+ * {@link CryptoService} (one queue of a {@code CryptoPool} for every client) checks it; {@link #doWork} hands it in
+ * again with the verdict ({@link DeferredChecks#requestVerdict}).
  *
  * <p>A client has at most {@link #SLOTS_PER_CLIENT} checks waiting, as many as it may have requests in flight
- * ({@link ClientWire#MAX_IN_FLIGHT}): a client that sends more (a flood) has the rest refused, counted OVER_BUDGET at
- * the replica, while other clients' checks go on; a copy of a request whose check is waiting is dropped (the verdict
- * comes for the first). Unsigned requests, and every request while the replica holds it signed already, go straight
- * to the replica. Memory is fixed at construction; nothing is allocated per request.
+ * ({@link ClientWire#MAX_IN_FLIGHT}), out of at most {@link #MAX_SLOTS} for every client together: a client that sends
+ * more (a flood), or any client while every slot waits, has the rest refused, counted OVER_BUDGET at the replica (its
+ * retransmission is checked later), and no one client takes more than its share. A copy of a request whose check is
+ * waiting is dropped (the verdict comes for the first). Unsigned requests, and every request while the replica holds
+ * it signed already, go straight to the replica. Memory is fixed at construction (slots of the largest request);
+ * nothing is allocated per request.
  */
 public final class ClientPreverifier {
     /** Checks one client may have waiting. */
     public static final int SLOTS_PER_CLIENT = ClientWire.MAX_IN_FLIGHT;
+    /** Checks every client together may have waiting (each slot holds one largest request). */
+    public static final int MAX_SLOTS = 256;
     /** Verdicts delivered per duty cycle at most. */
     static final int POLL_LIMIT = 64;
 
@@ -41,6 +45,10 @@ public final class ClientPreverifier {
     private final int[] lengths;
     private final long[] numbers;
     private final boolean[] busy;
+    private final int[] owner;
+    private final int[] waitingOf;
+    private final int[] free;
+    private int freeTop;
     private final Handler handler = new Handler();
     private long submitted;
     private long notChecked;
@@ -63,11 +71,18 @@ public final class ClientPreverifier {
         this.clients = clients;
         this.maxRequestBytes = maxRequestBytes;
         this.maxWireBytes = ClientWire.HEADER_BYTES + maxRequestBytes + SIGNATURE_BYTES;
-        int slots = clients * SLOTS_PER_CLIENT;
-        this.messages = new UnsafeBuffer(new byte[slots * maxWireBytes]);
+        int slots = capacityFor(clients);
+        this.messages = new UnsafeBuffer(new byte[Math.multiplyExact(slots, maxWireBytes)]);
         this.lengths = new int[slots];
         this.numbers = new long[slots];
         this.busy = new boolean[slots];
+        this.owner = new int[slots];
+        this.waitingOf = new int[clients];
+        this.free = new int[slots];
+        for (int i = 0; i < slots; i++) {
+            free[i] = slots - 1 - i;
+        }
+        this.freeTop = slots;
     }
 
     /** What a client signs of a request with a payload of up to {@code maxRequestBytes}: the service's message room. */
@@ -75,9 +90,9 @@ public final class ClientPreverifier {
         return ClientWire.identityLength(maxRequestBytes);
     }
 
-    /** The queue room a service for {@code clients} needs so that no client's waiting check is pushed out by others. */
+    /** The slots for {@code clients}, and the queue room their service needs so that no waiting check is pushed out. */
     public static int capacityFor(int clients) {
-        return Math.max(1, Math.min(clients * SLOTS_PER_CLIENT, 1 << 12));
+        return Math.max(1, Math.min(clients * SLOTS_PER_CLIENT, MAX_SLOTS));
     }
 
     /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
@@ -99,9 +114,11 @@ public final class ClientPreverifier {
     }
 
     private boolean waiting(int client, long number) {
-        int base = client * SLOTS_PER_CLIENT;
-        for (int s = base; s < base + SLOTS_PER_CLIENT; s++) {
-            if (busy[s] && numbers[s] == number) {
+        if (waitingOf[client] == 0) {
+            return false;
+        }
+        for (int s = 0; s < busy.length; s++) {
+            if (busy[s] && owner[s] == client && numbers[s] == number) {
                 return true;
             }
         }
@@ -109,16 +126,18 @@ public final class ClientPreverifier {
     }
 
     private void submit(int client, long number, DirectBuffer buffer, int offset, int length) {
-        int s = freeSlot(client);
-        if (s < 0) {
-            notChecked++; // the client has as many checks waiting as it may have requests in flight
+        if (waitingOf[client] >= SLOTS_PER_CLIENT || freeTop == 0) {
+            notChecked++; // the client has as many checks waiting as it may have requests in flight, or every slot waits
             checks.requestVerdict(client, buffer, offset, length, DeferredChecks.Verdict.NOT_CHECKED);
             return;
         }
+        int s = free[--freeTop];
         busy[s] = true;
+        owner[s] = client;
+        waitingOf[client]++;
         numbers[s] = number;
         lengths[s] = length;
-        int at = s * maxWireBytes;
+        int at = s * maxWireBytes; // slots * maxWireBytes fits an int (constructor)
         messages.putBytes(at, buffer, offset, length);
         int payload = ClientWire.bodyLength(messages, at);
         submitted++;
@@ -128,27 +147,22 @@ public final class ClientPreverifier {
         }
     }
 
-    private int freeSlot(int client) {
-        int base = client * SLOTS_PER_CLIENT;
-        for (int s = base; s < base + SLOTS_PER_CLIENT; s++) {
-            if (!busy[s]) {
-                return s;
-            }
-        }
-        return -1;
-    }
-
     /** Polls the verdicts and hands their requests in again; returns how many. */
     public int doWork() {
         return service.poll(handler, POLL_LIMIT);
     }
 
     private void release(int s, DeferredChecks.Verdict verdict) {
-        busy[s] = false;
         if (verdict == DeferredChecks.Verdict.NOT_CHECKED) {
             notChecked++;
         }
-        checks.requestVerdict(s / SLOTS_PER_CLIENT, messages, s * maxWireBytes, lengths[s], verdict);
+        busy[s] = false; // before the hand-back: a copy of the request is no longer "waiting"
+        try {
+            checks.requestVerdict(owner[s], messages, s * maxWireBytes, lengths[s], verdict);
+        } finally {
+            waitingOf[owner[s]]--;
+            free[freeTop++] = s; // after it: the slot's bytes were read
+        }
     }
 
     /** Checks submitted off the agent thread so far. */

@@ -106,6 +106,39 @@ class ClientPreverifierTest {
         assertEquals(0, TestCrypto.CLIENT_VERIFICATIONS.get(), "no client signature checked on the replica's thread");
     }
 
+    /**
+     * Every client together has at most {@link ClientPreverifier#MAX_SLOTS} checks waiting: with that many clients
+     * flooding at once, a further client's request is refused (counted), and checked once a slot is free again.
+     */
+    @Test
+    void everyClientTogetherHasAtMostMaxSlotsWaiting() {
+        int clients = ClientPreverifier.MAX_SLOTS / ClientPreverifier.SLOTS_PER_CLIENT + 1;
+        ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, clients), 1);
+        c.crashed[0] = true;
+        CryptoService service = CryptoPool.synchronous(null, c.keys, ClientPreverifier.capacityFor(clients),
+            ClientPreverifier.statementBytes(c.config.maxRequestBytes()));
+        ClientPreverifier checks = new ClientPreverifier(c.replicas[1], clients, service, c.config.maxRequestBytes());
+        for (int client = 0; client < clients - 1; client++) {
+            for (int i = 0; i < ClientPreverifier.SLOTS_PER_CLIENT; i++) {
+                byte[] m = request(client, RequestNumbers.number(2 + i, 1), "junk", true);
+                checks.onRequest(client, new UnsafeBuffer(m), 0, m.length);
+            }
+        }
+        assertEquals(ClientPreverifier.MAX_SLOTS, checks.waiting());
+        byte[] late = request(clients - 1, 1, "late", false);
+        checks.onRequest(clients - 1, new UnsafeBuffer(late), 0, late.length);
+        assertEquals(1, checks.notChecked(), "refused while every slot waits");
+        checks.doWork();
+        checks.doWork();
+        checks.doWork();
+        checks.doWork();
+        assertEquals(0, checks.waiting());
+        checks.onRequest(clients - 1, new UnsafeBuffer(late), 0, late.length);
+        checks.doWork();
+        assertEquals(0, c.replicas[1].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE)
+            - ClientPreverifier.MAX_SLOTS, "the late client's retransmission checked and taken");
+    }
+
     /** With a worker pool: the check runs on the pool's thread, and the request comes back to the replica. */
     @Test
     void theCheckRunsOnThePoolsThread() throws InterruptedException {
