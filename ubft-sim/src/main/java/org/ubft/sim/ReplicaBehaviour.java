@@ -52,6 +52,11 @@ public interface ReplicaBehaviour {
         return output;
     }
 
+    /** The CTBcast settings of a new incarnation's node, given the correct ones (unchanged by default). */
+    default org.ubft.ctbcast.node.CtbcastNode.Options ctbcastOptions(org.ubft.ctbcast.node.CtbcastNode.Options options) {
+        return options;
+    }
+
     /** Called once a new incarnation's node is built, before it runs (nothing by default). */
     default void attach(ReplicaNode node, SlotContext slot) {
     }

@@ -149,7 +149,8 @@ public final class SimCluster {
             net, omniscience);
         SimFabric fabric = x.twin < 0 ? net.open(NodeId.replica(i)) : net.openTwin(NodeId.replica(i), x.twin);
         ReplicaNode node = new ReplicaNode(fabric, cluster, i, sm, config,
-            ReplicaNode.ctbcastOptions(config), new CountingConsensusCrypto(keys.consensusCrypto(i), x.cpu),
+            behaviours[i].ctbcastOptions(ReplicaNode.ctbcastOptions(config)),
+            new CountingConsensusCrypto(keys.consensusCrypto(i), x.cpu),
             new CountingCryptoService(keys.ctbcastCrypto(i), x.cpu), net.clock(),
             output -> behaviours[i].wrapOutput(output, slot));
         // peers' TBcast and direct signatures through per-peer checking services, as a real replica's worker pool does

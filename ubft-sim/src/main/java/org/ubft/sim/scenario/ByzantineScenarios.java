@@ -27,6 +27,7 @@ import org.ubft.sim.byzantine.ForgingClient;
 import org.ubft.sim.byzantine.LeaderOnlyClient;
 import org.ubft.sim.byzantine.RegisterWriter;
 import org.ubft.sim.byzantine.ReplayingClient;
+import org.ubft.sim.byzantine.SignEverything;
 import org.ubft.sim.byzantine.Silent;
 import org.ubft.sim.byzantine.StopAfterWillCommit;
 
@@ -123,6 +124,11 @@ public final class ByzantineScenarios {
         "the leader of view 0 puts a request with a forged client signature, numbered in a later session, into every"
             + " batch from 5 ms on: no follower endorses one, each checks the forged signature a bounded number of times,"
             + " the view changes", 0, () -> new ForgedRequestLeader(FROM));
+
+    public static final Scenario SIGN_EVERYTHING = byz("byz-sign-everything",
+        "a follower signs every message of its CTBcast stream with its LOCK and adds 4 junk messages to its stream with"
+            + " each action from 5 ms on: the correct replicas' signature checks per executed request stay bounded", 2,
+        () -> new SignEverything(FROM));
 
     public static final Scenario REGISTER_WRITER = byz("byz-register-writer",
         "a follower corrupts the checksum of every register sub-register it writes from 5 ms on; replicas run on the"
@@ -332,7 +338,7 @@ public final class ByzantineScenarios {
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
+        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD);

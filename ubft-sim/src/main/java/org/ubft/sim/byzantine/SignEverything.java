@@ -1,0 +1,76 @@
+package org.ubft.sim.byzantine;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.replica.ReplicaOutput;
+import org.ubft.ctbcast.core.CtbcastConfig;
+import org.ubft.ctbcast.node.CtbcastNode;
+import org.ubft.sim.SlotContext;
+
+/**
+ * A replica that signs every message of its own CTBcast stream at once (CTBcast's slow path with every LOCK, which a
+ * broadcaster may always choose: Algorithm 1 prints it so) and, from virtual time {@code from} on, adds
+ * {@value #BURST} junk messages (one byte of no consensus type) to its stream with each action it takes. Each junk
+ * message is delivered (CTBcast delivers what its broadcaster sends) and dropped by the consensus layer, but a receiver
+ * that checks every SIGNED it gets pays one signature check per message: the resource checker bounds those per
+ * executed request.
+ */
+public final class SignEverything extends ByzantineBehaviour {
+    static final int BURST = 4;
+
+    private final long from;
+
+    public SignEverything(long from) {
+        super("sign-everything");
+        this.from = from;
+    }
+
+    @Override
+    public CtbcastNode.Options ctbcastOptions(CtbcastNode.Options options) {
+        return options.withSignedMode(CtbcastConfig.SignedMode.IMMEDIATELY, options.slowPathTimeoutNanos());
+    }
+
+    @Override
+    public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
+        UnsafeBuffer junk = new UnsafeBuffer(new byte[] {(byte) 0xEE});
+        return new ForwardingOutput(output) {
+            private boolean flooding;
+
+            @Override
+            public long ctbcast(DirectBuffer b, int off, int len) {
+                long k = real.ctbcast(b, off, len);
+                flood();
+                return k;
+            }
+
+            @Override
+            public void tbcast(DirectBuffer b, int off, int len) {
+                real.tbcast(b, off, len);
+                flood();
+            }
+
+            @Override
+            public void send(int to, DirectBuffer b, int off, int len) {
+                real.send(to, b, off, len);
+                flood();
+            }
+
+            private void flood() {
+                if (flooding || slot.now() < from) {
+                    return;
+                }
+                flooding = true;
+                try {
+                    for (int i = 0; i < BURST; i++) {
+                        if (real.ctbcast(junk, 0, 1) < 0) {
+                            return; // the stream's window is full
+                        }
+                        acted();
+                    }
+                } finally {
+                    flooding = false;
+                }
+            }
+        };
+    }
+}
