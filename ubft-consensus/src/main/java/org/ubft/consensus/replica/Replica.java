@@ -515,6 +515,21 @@ public final class Replica {
         return budget.refused(replica);
     }
 
+    /**
+     * Whether a check of a SIGNED of broadcaster {@code broadcaster}'s CTBcast stream may start now: its own bucket,
+     * credited like the consensus ones ({@link VerificationBudget#takeStream}; CTBcast's
+     * {@code SignedCheckBudget}).
+     */
+    public boolean takeStreamCheck(int broadcaster) {
+        return broadcaster < 0 || broadcaster >= n || broadcaster == self
+            || budget.takeStream(broadcaster, clock.nanoTime());
+    }
+
+    /** SIGNED checks of broadcaster {@code broadcaster}'s stream postponed for want of budget. */
+    public long streamChecksPostponed(int broadcaster) {
+        return budget.streamRefused(broadcaster);
+    }
+
 
     public ReplicaConfig config() {
         return config;

@@ -31,6 +31,10 @@ final class VerificationBudget {
     private final long[] seen;
     private final long[] spent;
     private final long[] refused;
+    /** Per broadcaster: the bucket of its CTBcast stream's SIGNED checks ({@link #takeStream}). */
+    private final long[] streamTokens;
+    private final long[] streamSeen;
+    private final long[] streamRefused;
     /** Tokens every source has been given so far, beyond the cap it started with. */
     private long credit;
     private long lastRefill;
@@ -51,6 +55,10 @@ final class VerificationBudget {
         this.spent = new long[sources];
         this.refused = new long[sources];
         Arrays.fill(tokens, cap);
+        this.streamTokens = new long[n];
+        this.streamSeen = new long[n];
+        this.streamRefused = new long[n];
+        Arrays.fill(streamTokens, cap);
         this.lastRefill = now;
     }
 
@@ -83,6 +91,31 @@ final class VerificationBudget {
         spent[source] += count;
         total += count;
         return true;
+    }
+
+    /**
+     * Takes a token of broadcaster {@code broadcaster} for a check of a SIGNED of its CTBcast stream (CTBcast's slow
+     * path): a bucket of its own per broadcaster, of the same size and credit as the consensus one (a correct
+     * broadcaster CTBcasts at most a PREPARE and a COMMIT per slot, a CHECKPOINT per W slots, a SEAL_VIEW and a NEW_VIEW
+     * per view, and a SIGNED's register reads check at most n more values), so that a broadcaster that withholds its
+     * LOCKs and floods its stream delays only its own stream's slow path here.
+     */
+    boolean takeStream(int broadcaster, long now) {
+        refill(now);
+        long t = Math.min(cap, streamTokens[broadcaster] + (credit - streamSeen[broadcaster]));
+        streamSeen[broadcaster] = credit;
+        if (t < 1) {
+            streamTokens[broadcaster] = t;
+            streamRefused[broadcaster]++;
+            return false;
+        }
+        streamTokens[broadcaster] = t - 1;
+        return true;
+    }
+
+    /** SIGNED checks postponed for {@code broadcaster} for want of tokens ({@link #takeStream}). */
+    long streamRefused(int broadcaster) {
+        return streamRefused[broadcaster];
     }
 
     /** This replica executed a slot: every sender may cause {@link #perSlot} more. */

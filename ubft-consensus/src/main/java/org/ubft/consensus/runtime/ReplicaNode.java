@@ -203,6 +203,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             "the output decorator returned null");
         this.replica = new Replica(config, self, app, crypto, output, cycleClock);
         this.checks = new OffThreadChecks(replica, config, self);
+        // a broadcaster's SIGNED checks within its budget: one that withholds its LOCKs and floods its stream waits
+        ctbcast.core().signedCheckBudget(replica::takeStreamCheck);
         this.transfer = StateTransferBridge.attach(replica, output,
             StateTransferBridge.config(config, app.maxSnapshotBytes()), cycleClock, self);
     }

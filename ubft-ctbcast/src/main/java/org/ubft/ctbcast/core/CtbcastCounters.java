@@ -40,6 +40,8 @@ public final class CtbcastCounters {
     /** Signatures requested, verifications requested. */
     long signRequests;
     long verifyRequests;
+    /** Checks of a SIGNED postponed because the broadcaster's budget was spent ({@link SignedCheckBudget}). */
+    long signedChecksPostponed;
     /** REQUEST_SIGNED sent by this replica; REQUEST_SIGNED received for its stream and acted upon / ignored. */
     long signedRequestsSent;
     long signedRequestsServed;
@@ -63,6 +65,7 @@ public final class CtbcastCounters {
     public long registerFailures() { return registerFailures; }
     public long signRequests() { return signRequests; }
     public long verifyRequests() { return verifyRequests; }
+    public long signedChecksPostponed() { return signedChecksPostponed; }
     public long signedRequestsSent() { return signedRequestsSent; }
     public long signedRequestsServed() { return signedRequestsServed; }
     public long signedRequestsIgnored() { return signedRequestsIgnored; }
@@ -77,6 +80,7 @@ public final class CtbcastCounters {
             + ", byzantineBroadcasterDetected=" + byzantineBroadcasterDetected + ", outOfTail=" + outOfTail
             + ", slowPathsSuperseded=" + slowPathsSuperseded + ", registerFailures=" + registerFailures
             + ", signRequests=" + signRequests + ", verifyRequests=" + verifyRequests
+            + ", signedChecksPostponed=" + signedChecksPostponed
             + ", signedRequestsSent=" + signedRequestsSent + ", signedRequestsServed=" + signedRequestsServed
             + ", signedRequestsIgnored=" + signedRequestsIgnored + '}';
     }

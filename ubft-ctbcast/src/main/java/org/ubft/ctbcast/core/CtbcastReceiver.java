@@ -310,7 +310,14 @@ public final class CtbcastReceiver {
         }
     }
 
-    private void requestSignedVerify(int s) {
+    /** Starts the check of slot s's SIGNED (line 26), or leaves it wanted; whether it started. */
+    private boolean requestSignedVerify(int s) {
+        if (!replica.signedCheckBudget().take(b)) {
+            spState[s] = VERIFY_WANTED; // the broadcaster's budget is spent: tried again later, its stream waits here
+            retryWanted = true;
+            counters.signedChecksPostponed++;
+            return false;
+        }
         UnsafeBuffer statement = replica.statementScratch();
         int length = SignedStatement.encode(statement, 0, b, spK[s], spFingerprint, s * Fingerprints.FINGERPRINT_BYTES);
         spState[s] = VERIFYING;
@@ -320,7 +327,9 @@ public final class CtbcastReceiver {
             counters.verifyRequests--;
             spState[s] = VERIFY_WANTED;
             retryWanted = true;
+            return false;
         }
+        return true;
     }
 
     void onVerified(long token, boolean valid) {
@@ -549,8 +558,9 @@ public final class CtbcastReceiver {
             for (int s = 0; s < t; s++) {
                 switch (spState[s]) {
                     case VERIFY_WANTED -> {
-                        requestSignedVerify(s);
-                        work++;
+                        if (requestSignedVerify(s)) {
+                            work++; // a postponed check is no work: the agent may idle while it waits
+                        }
                     }
                     case WRITE_WANTED -> {
                         startWrite(s);

@@ -28,6 +28,7 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
     private final NanoClock clock;
     private final TbcastPort tbcast;
     private final SignaturePort signatures;
+    private SignedCheckBudget signedCheckBudget = SignedCheckBudget.UNLIMITED;
     private final RegisterPort registers;
     private final DeliverHandler deliverHandler;
     private final CtbcastCounters counters = new CtbcastCounters();
@@ -198,6 +199,18 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
 
     SignaturePort signatures() {
         return signatures;
+    }
+
+    /**
+     * From now on, receivers start a check of a broadcaster's SIGNED only when {@code budget} gives a token of that
+     * broadcaster (the layer above's; {@link SignedCheckBudget#UNLIMITED} by default).
+     */
+    public void signedCheckBudget(SignedCheckBudget budget) {
+        this.signedCheckBudget = java.util.Objects.requireNonNull(budget, "budget");
+    }
+
+    SignedCheckBudget signedCheckBudget() {
+        return signedCheckBudget;
     }
 
     RegisterPort registers() {

@@ -19,10 +19,30 @@ public final class SignEverything extends ByzantineBehaviour {
     static final int BURST = 4;
 
     private final long from;
+    private final boolean withoutLocks;
 
-    public SignEverything(long from) {
-        super("sign-everything");
+    /** @param withoutLocks also withhold its LOCKs, so that receivers can deliver its messages only by their SIGNED */
+    public SignEverything(long from, boolean withoutLocks) {
+        super(withoutLocks ? "sign-everything-without-locks" : "sign-everything");
         this.from = from;
+        this.withoutLocks = withoutLocks;
+    }
+
+    @Override
+    public void attach(org.ubft.consensus.runtime.ReplicaNode node, SlotContext slot) {
+        if (!withoutLocks) {
+            return;
+        }
+        int me = slot.replica();
+        int stream = CtbcastNode.streamId(me);
+        node.ctbcast().links().outboundTap((to, streamId, flags, index, src, off, len, sink) -> {
+            if (streamId == stream && to != me && len >= org.ubft.ctbcast.core.CtbcastMessage.HEADER_BYTES
+                && src.getByte(off + org.ubft.ctbcast.core.CtbcastMessage.TYPE_OFFSET)
+                == org.ubft.ctbcast.core.CtbcastMessage.LOCK && slot.now() >= from) {
+                return; // withheld: the receiver cannot deliver this message on the fast path
+            }
+            sink.send(to, streamId, flags, index, src, off, len);
+        });
     }
 
     @Override

@@ -128,7 +128,12 @@ public final class ByzantineScenarios {
     public static final Scenario SIGN_EVERYTHING = byz("byz-sign-everything",
         "a follower signs every message of its CTBcast stream with its LOCK and adds 4 junk messages to its stream with"
             + " each action from 5 ms on: the correct replicas' signature checks per executed request stay bounded", 2,
-        () -> new SignEverything(FROM));
+        () -> new SignEverything(FROM, false));
+
+    public static final Scenario SIGN_EVERYTHING_NO_LOCKS = byz("byz-sign-everything-no-locks",
+        "as byz-sign-everything, and the follower withholds the LOCKs of its stream from 5 ms on, so that its messages"
+            + " (the junk too) are delivered only by their SIGNED: each costs a receiver a signature check", 2,
+        () -> new SignEverything(FROM, true));
 
     public static final Scenario REGISTER_WRITER = byz("byz-register-writer",
         "a follower corrupts the checksum of every register sub-register it writes from 5 ms on; replicas run on the"
@@ -338,7 +343,7 @@ public final class ByzantineScenarios {
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
+        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD);
