@@ -53,19 +53,44 @@ final class UserJars {
         }
         """;
 
+    /**
+     * A broken counter in the same jar: its snapshot forgets the total (a restored replica starts again from 0), so
+     * replies after a restart from a checkpoint differ from a correct execution's.
+     */
+    static final String FORGETFUL = "com.example.userapp.Forgetful";
+
+    private static final String FORGETFUL_SOURCE = COUNTER_SOURCE.replace("class Counter", "class Forgetful")
+        .replace("return ByteBuffer.allocate(Long.BYTES).putLong(total).array();\n    }\n\n    @Override\n    public void restore",
+            "return new byte[Long.BYTES];\n    }\n\n    @Override\n    public void restore");
+
+    /**
+     * A broken machine in the same jar: its reply depends on the process it runs in (not deterministic), so replicas never send
+     * f+1 equal replies and a client waits for good.
+     */
+    static final String RANDOM = "com.example.userapp.Random";
+
+    private static final String RANDOM_SOURCE = COUNTER_SOURCE.replace("class Counter", "class Random")
+        .replace("total += ByteBuffer.wrap(request).getLong();", "total += ProcessHandle.current().pid();");
+
     private UserJars() {
     }
 
-    /** A jar in {@code dir} holding {@link #COUNTER}. */
+    /** A jar in {@code dir} holding {@link #COUNTER}, {@link #FORGETFUL} and {@link #RANDOM}. */
     static Path counterJar(Path dir) {
         try {
-            Path src = dir.resolve("src/com/example/userapp/Counter.java");
-            Files.createDirectories(src.getParent());
-            Files.writeString(src, COUNTER_SOURCE);
+            Path src = dir.resolve("src/com/example/userapp");
+            Files.createDirectories(src);
+            Files.writeString(src.resolve("Counter.java"), COUNTER_SOURCE);
+            Files.writeString(src.resolve("Forgetful.java"), FORGETFUL_SOURCE);
+            Files.writeString(src.resolve("Random.java"), RANDOM_SOURCE);
+            if (FORGETFUL_SOURCE.equals(COUNTER_SOURCE.replace("class Counter", "class Forgetful"))) {
+                throw new AssertionError("the forgetful snapshot was not written");
+            }
             Path classes = Files.createDirectories(dir.resolve("classes"));
             JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
             int rc = javac.run(null, null, null, "-d", classes.toString(), "-cp",
-                System.getProperty("java.class.path"), src.toString());
+                System.getProperty("java.class.path"), src.resolve("Counter.java").toString(),
+                src.resolve("Forgetful.java").toString(), src.resolve("Random.java").toString());
             if (rc != 0) {
                 throw new AssertionError("javac failed with " + rc);
             }

@@ -54,9 +54,9 @@ public final class FaultSchedule {
             String who = switch (kind) {
                 case KILL_REPLICA, RESTART_REPLICA, PAUSE_REPLICA, RESUME_REPLICA -> "replica-" + target;
                 case KILL_MEMNODE, RESTART_MEMNODE -> "memnode-" + target;
-                case RESTART_CLUSTER -> "cluster";
+                case RESTART_CLUSTER -> "";
             };
-            return kind.action + " " + who;
+            return who.isEmpty() ? kind.action : kind.action + " " + who;
         }
     }
 

@@ -12,7 +12,6 @@ import org.ubft.sim.linearizability.Verdict;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -102,14 +101,23 @@ final class KvHistory {
     }
 
     /**
-     * {@code history} without the operations of {@code clients} (the final readers): if it is linearizable while the
-     * whole is not, the final reads missed an acknowledged write.
+     * The violation {@code result} (a check of {@code history}) shows, or {@code null} if it shows none: a LOST
+     * ACKNOWLEDGED WRITE if the history without the final reader's reads is linearizable (the reads after every fault
+     * healed miss a write the clients saw acknowledged), otherwise NOT LINEARIZABLE; either with the checker's
+     * explanation.
      */
-    static History<RedisOp, String> without(History<RedisOp, String> history, Set<Integer> clients) {
+    static String violation(History<RedisOp, String> history, CheckResult<RedisOp, String> result, int reader) {
+        if (result.verdict() != Verdict.NOT_LINEARIZABLE) {
+            return null;
+        }
         List<Operation<RedisOp, String>> kept = history.operations().stream()
-            .filter(op -> !clients.contains(op.client())).toList();
-        return new History<>(kept);
+            .filter(op -> op.client() != reader).toList();
+        boolean beforeReads = linearizable(check(new History<>(kept)));
+        return (beforeReads ? LOST + ": the final reads of every key, after the faults healed, miss a write"
+            + " acknowledged to a client: " : "NOT LINEARIZABLE: ") + result.describe().replace("\n", " |");
     }
+
+    static final String LOST = "LOST ACKNOWLEDGED WRITE";
 
     static boolean linearizable(CheckResult<?, ?> r) {
         return r.verdict() == Verdict.LINEARIZABLE;

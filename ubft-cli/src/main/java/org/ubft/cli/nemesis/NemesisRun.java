@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -102,12 +101,10 @@ public final class NemesisRun {
             if (plan.kv()) {
                 History<RedisOp, String> h = kvHistory.history();
                 linearizability = KvHistory.check(h);
-                if (!KvHistory.linearizable(linearizability)) {
-                    boolean beforeReads = KvHistory.linearizable(
-                        KvHistory.check(KvHistory.without(h, Set.of(plan.clients()))));
-                    lost = beforeReads ? "the final reads miss an acknowledged write" : null;
-                    violations.add((beforeReads ? "LOST ACKNOWLEDGED WRITE: " : "NOT LINEARIZABLE: ")
-                        + linearizability.describe());
+                String v = KvHistory.violation(h, linearizability, plan.clients());
+                if (v != null) {
+                    violations.add(v);
+                    lost = v.startsWith(KvHistory.LOST) ? "the final reads miss an acknowledged write" : null;
                 }
             }
         } catch (IllegalStateException | UbftClientException e) {
