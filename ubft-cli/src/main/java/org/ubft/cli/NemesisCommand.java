@@ -144,6 +144,29 @@ public final class NemesisCommand implements Callable<Integer> {
         Path work = workDir != null ? workDir : tempDir();
         boolean keep = workDir != null;
         List<NemesisReport> reports = new ArrayList<>();
+        try {
+            runSeeds(work, keep, n, kv, out, reports);
+        } catch (ParameterException e) {
+            if (!keep) {
+                org.agrona.IoUtil.delete(work.toFile(), true);
+            }
+            throw e;
+        }
+        long failed = reports.stream().filter(r -> !r.ok()).count();
+        double minutes = reports.stream().mapToLong(NemesisReport::faultPhaseNanos).sum() / 60e9;
+        out.printf("nemesis: %d runs, %.1f minutes of faults, %d failed%s%n", reports.size(), minutes, failed,
+            failed == 0 ? "" : " (seeds " + reports.stream().filter(r -> !r.ok()).map(r -> Long.toString(r.seed()))
+                .toList() + "; each run's log and data are kept in " + work + ")");
+        out.flush();
+        if (failed == 0 && !keep) {
+            org.agrona.IoUtil.delete(work.toFile(), true);
+        }
+        return failed == 0 ? 0 : 1;
+    }
+
+    /** One run per seed, each in {@code work/seed-S}, its report printed and added to {@code reports}. */
+    private void runSeeds(Path work, boolean keep, int n, boolean kv, PrintWriter out, List<NemesisReport> reports)
+        throws InterruptedException {
         for (long s = seed; s < seed + seeds; s++) {
             Path dir = work.resolve("seed-" + s);
             Path file = config != null ? config : NemesisClusterFile.write(dir, n + 1);
@@ -167,16 +190,6 @@ public final class NemesisCommand implements Callable<Integer> {
                 org.agrona.IoUtil.delete(dir.toFile(), true);
             }
         }
-        long failed = reports.stream().filter(r -> !r.ok()).count();
-        double minutes = reports.stream().mapToLong(NemesisReport::faultPhaseNanos).sum() / 60e9;
-        out.printf("nemesis: %d runs, %.1f minutes of faults, %d failed%s%n", reports.size(), minutes, failed,
-            failed == 0 ? "" : " (seeds " + reports.stream().filter(r -> !r.ok()).map(r -> Long.toString(r.seed()))
-                .toList() + "; each run's log and data are kept in " + work + ")");
-        out.flush();
-        if (failed == 0 && !keep) {
-            org.agrona.IoUtil.delete(work.toFile(), true);
-        }
-        return failed == 0 ? 0 : 1;
     }
 
     private NemesisPlan plan(ClusterConfig cluster, int n, long runSeed) {

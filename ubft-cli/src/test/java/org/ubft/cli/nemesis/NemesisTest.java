@@ -52,6 +52,23 @@ class NemesisTest {
     }
 
     @Test
+    void badOptionsAreRefusedWithTheReason() {
+        Run clients = nemesis("nemesis", "--app", "orderbook", "--clients", "2");
+        assertEquals(2, clients.code(), clients.toString());
+        assertTrue(clients.out().contains("--app orderbook takes 1 client"), clients.toString());
+        Run app = nemesis("nemesis", "--app", "redis");
+        assertEquals(2, app.code(), app.toString());
+        assertTrue(app.out().contains("--app must be flip, orderbook, kv, or the fully qualified name"), app.toString());
+        Run none = nemesis("nemesis", "--max-faulty-replicas", "0", "--max-faulty-memnodes", "0",
+            "--cluster-restart-share", "0");
+        assertEquals(2, none.code(), none.toString());
+        assertTrue(none.out().contains("there is no fault to inject"), none.toString());
+        Run tooMany = nemesis("nemesis", "--max-faulty-replicas", "4", "--duration-s", "1");
+        assertEquals(2, tooMany.code(), tooMany.toString());
+        assertTrue(tooMany.out().contains("the cluster has 3 replicas"), tooMany.toString());
+    }
+
+    @Test
     void theKeyValueStoreUnderFaultsPassesEveryCheck() {
         Run run = nemesis("nemesis", "--app", "kv", "--seed", "3", "--duration-s", "20", "--min-gap-ms", "300",
             "--max-gap-ms", "1500", "--cluster-restart-share", "0.3", "--work-dir", dir.resolve("kv").toString());
