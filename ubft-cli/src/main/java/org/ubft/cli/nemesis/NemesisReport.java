@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * stall, a process that died by itself, a run that could not go on), each one line.
  */
 public record NemesisReport(long seed, String app, long faultPhaseNanos, Map<FaultSchedule.Kind, Integer> faults,
-                     int clients, long replies, long failedRequests, long longestWaitNanos,
+                     int clients, long replies, long failedRequests, long longestWaitNanos, long longestWaitFromNanos,
                      History<RedisOp, String> history, CheckResult<RedisOp, String> linearizability, String lost,
                      List<String[]> finals, List<String> violations, List<String> failures, NemesisPlan.Dirs dirs) {
     public boolean ok() {
@@ -25,8 +25,9 @@ public record NemesisReport(long seed, String app, long faultPhaseNanos, Map<Fau
     /** The summary block of this run. */
     public void print(PrintWriter out) {
         out.printf("--- nemesis summary seed=%d ---%n", seed);
-        out.printf("app=%s fault_phase_s=%.1f clients=%d replies=%d failed_requests=%d longest_wait_ms=%d%n", app,
-            faultPhaseNanos / 1e9, clients, replies, failedRequests, longestWaitNanos / 1_000_000);
+        out.printf("app=%s fault_phase_s=%.1f clients=%d replies=%d failed_requests=%d longest_wait_ms=%d"
+            + " (from t=%.1fs)%n", app, faultPhaseNanos / 1e9, clients, replies, failedRequests,
+            longestWaitNanos / 1_000_000, longestWaitFromNanos / 1e9);
         int total = faults.values().stream().mapToInt(Integer::intValue).sum();
         out.printf("faults=%d %s%n", total, faults.entrySet().stream()
             .map(e -> e.getKey().name().toLowerCase(java.util.Locale.ROOT) + "=" + e.getValue())

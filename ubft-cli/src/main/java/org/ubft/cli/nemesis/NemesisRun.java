@@ -44,7 +44,8 @@ public final class NemesisRun {
     private volatile boolean beyondTolerance;
     private volatile long inToleranceSince = System.nanoTime();
     private volatile String stall;
-    private long longestWaitNanos;
+    private volatile long longestWaitNanos;
+    private volatile long longestWaitFromNanos;
     private KvHistory kvHistory;
     private NemesisCluster cluster;
     private FaultSchedule schedule;
@@ -89,8 +90,8 @@ public final class NemesisRun {
             for (NemesisClient c : clients) {
                 c.stop(2_000);
             }
-            if (plan.kv()) {
-                finalReads();
+            if (plan.kv() && stall == null) {
+                finalReads(); // after a stall they could wait for good; the history is still checked
             }
             monitor.interrupt();
             codes = cluster.stop();
@@ -107,12 +108,12 @@ public final class NemesisRun {
                     lost = v.startsWith(KvHistory.LOST) ? "the final reads miss an acknowledged write" : null;
                 }
             }
-        } catch (IllegalStateException | UbftClientException e) {
-            failures.add("the run failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            failures.add("the run failed: " + e);
         } finally {
             monitor.interrupt();
             for (NemesisClient c : clients) {
-                c.stop(0);
+                c.stop(1); // stopped already, or (after an exception) closed now
             }
             cluster.close();
         }
@@ -132,8 +133,8 @@ public final class NemesisRun {
         long replies = clients.stream().mapToLong(NemesisClient::replies).sum();
         long failed = clients.stream().mapToLong(NemesisClient::failures).sum();
         return new NemesisReport(seed, plan.app(), faultPhaseNanos, new TreeMap<>(applied), clients.size(), replies,
-            failed, longestWaitNanos, plan.kv() ? kvHistory.history() : null, linearizability, lost, finals,
-            violations, failures, dirs);
+            failed, longestWaitNanos, longestWaitFromNanos, kvHistory != null ? kvHistory.history() : null,
+            linearizability, lost, finals, violations, failures, dirs);
     }
 
     private void startClients() {
@@ -333,8 +334,9 @@ public final class NemesisRun {
                         continue;
                     }
                     long waited = now - Math.max(since, inToleranceSince);
-                    if (!beyondTolerance) {
-                        longestWaitNanos = Math.max(longestWaitNanos, waited);
+                    if (!beyondTolerance && waited > longestWaitNanos) {
+                        longestWaitNanos = waited;
+                        longestWaitFromNanos = Math.max(since, inToleranceSince) - t0;
                     }
                     if (!beyondTolerance && waited > bound && stall == null && !c.stopping()) {
                         stall = String.format("STALL: client-%d got no reply for %.1f s (bound %d s) with the faults"
