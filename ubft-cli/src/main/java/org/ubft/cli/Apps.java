@@ -17,6 +17,9 @@ import java.util.Locale;
 /** The applications and paths the commands accept, with the errors that name the accepted values. */
 final class Apps {
     static final String NAMES = "flip, orderbook or kv";
+    /** What --app takes, for the options' descriptions. */
+    static final String DESCRIPTION = "flip, orderbook, kv, or the fully qualified name of your own StateMachine class"
+        + " (with --classpath JAR)";
     static final String FLIP = "flip";
     static final String ORDERBOOK = "orderbook";
     static final String KV = "kv";
@@ -24,14 +27,50 @@ final class Apps {
     private Apps() {
     }
 
-    /** Exit 2 unless {@code name} is an application. */
+    /** Exit 2 unless {@code name} is a built-in application. */
     static void check(CommandLine cmd, String name) {
-        if (!FLIP.equals(name) && !ORDERBOOK.equals(name) && !KV.equals(name)) {
+        if (!builtIn(name)) {
             throw new ParameterException(cmd, "--app must be " + NAMES + ", got '" + name + "'");
         }
     }
 
-    /** A fresh instance of application {@code name} for a replica (or the unreplicated server) of {@code cluster}. */
+    /** True for flip, orderbook and kv. */
+    static boolean builtIn(String name) {
+        return FLIP.equals(name) || ORDERBOOK.equals(name) || KV.equals(name);
+    }
+
+    /**
+     * Exit 2 unless {@code name} is a built-in application or, with a dot in it, a loadable {@link StateMachine} class
+     * ({@link AppClasses}); {@code --classpath} only goes with a class name.
+     */
+    static void check(CommandLine cmd, String name, java.nio.file.Path classpath) {
+        if (AppClasses.isClassName(name)) {
+            AppClasses.factory(cmd, name, classpath);
+            return;
+        }
+        if (classpath != null) {
+            throw new ParameterException(cmd, "--classpath " + classpath + " goes with --app CLASS (the fully qualified"
+                + " name of your StateMachine class), not with --app " + name);
+        }
+        if (!builtIn(name)) {
+            throw new ParameterException(cmd, "--app must be " + DESCRIPTION + ", got '" + name + "'");
+        }
+    }
+
+    /**
+     * A fresh instance of application {@code name}, built in or a class loaded from {@code classpath}, for a replica
+     * (or the unreplicated server) of {@code cluster}.
+     */
+    static StateMachine create(CommandLine cmd, String name, java.nio.file.Path classpath, ClusterConfig cluster,
+        StoreLimits kvLimits) {
+        check(cmd, name, classpath);
+        if (AppClasses.isClassName(name)) {
+            return AppClasses.factory(cmd, name, classpath).get();
+        }
+        return create(cmd, name, cluster, kvLimits);
+    }
+
+    /** A fresh instance of built-in application {@code name} for a replica (or the unreplicated server) of {@code cluster}. */
     static StateMachine create(CommandLine cmd, String name, ClusterConfig cluster, StoreLimits kvLimits) {
         check(cmd, name);
         return switch (name) {

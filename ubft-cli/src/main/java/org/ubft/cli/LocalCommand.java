@@ -8,6 +8,7 @@ import org.ubft.cli.local.ClusterProcesses;
 import org.ubft.cli.local.FlipWorkload;
 import org.ubft.cli.local.OrderBookWorkload;
 import org.ubft.cli.local.RunSummary;
+import org.ubft.cli.local.ShadowWorkload;
 import org.ubft.consensus.client.ClientOptions;
 import org.ubft.consensus.client.UbftClient;
 import org.ubft.consensus.replica.ReplicaConfig;
@@ -70,9 +71,15 @@ public final class LocalCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|orderbook|kv|none",
-            description = "Application to replicate, or none for the foundation demo (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--app", defaultValue = "flip", paramLabel = "flip|orderbook|kv|none|CLASS",
+            description = "Application to replicate: " + Apps.DESCRIPTION + "; or none for the foundation demo"
+                + " (default: ${DEFAULT-VALUE}). A class gets requests of --payload random bytes, each reply"
+                + " compared with a local instance of the class.")
     private String app;
+
+    @Option(names = "--classpath", paramLabel = "JAR",
+            description = "Jar file (or directory of classes) holding the StateMachine class that --app names.")
+    private Path classpath;
 
     @Option(names = "--gateway", paramLabel = "redis|memcached",
             description = "--app kv: start a Redis or memcached gateway in this process and run until Ctrl-C,"
@@ -133,8 +140,9 @@ public final class LocalCommand implements Callable<Integer> {
             || GatewayOptionsMixin.given(spec.commandLine())) {
             return kv();
         }
+        boolean custom = AppClasses.isClassName(app);
         if (!foundation) {
-            Apps.check(spec.commandLine(), app);
+            Apps.check(spec.commandLine(), app, classpath);
             Apps.path(spec.commandLine(), path);
             if (killMemnode) {
                 throw new ParameterException(spec.commandLine(), "--kill-memnode works with --app none only");
@@ -175,14 +183,17 @@ public final class LocalCommand implements Callable<Integer> {
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
             List<Integer> replicas = new ArrayList<>();
             if (unreplicated) {
-                replicas.add(processes.start("server", "replica", "--config", file.toString(), "--id", "0",
+                List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id", "0",
                     "--app", app, "--unreplicated"));
+                args.addAll(classpathArgs());
+                replicas.add(processes.start("server", args.toArray(String[]::new)));
             } else {
                 processes.startMemnodes(file, cluster.memnodeCount());
                 for (int i = cluster.n() - 1; i >= 0; i--) {
-                    replicas.add(processes.start(NodeId.toString(NodeId.replica(i)), "replica", "--config",
-                        file.toString(), "--id", Integer.toString(i), "--app", app, "--path", path, "--data-dir",
-                        data.toString()));
+                    List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id",
+                        Integer.toString(i), "--app", app, "--path", path, "--data-dir", data.toString()));
+                    args.addAll(classpathArgs());
+                    replicas.add(processes.start(NodeId.toString(NodeId.replica(i)), args.toArray(String[]::new)));
                 }
             }
             ClosedLoop work;
@@ -191,7 +202,10 @@ public final class LocalCommand implements Callable<Integer> {
                 if (warmup > 0) {
                     new FlipWorkload().run(client::invoke, warmup, bytes, 2);
                 }
-                work = orderBook
+                work = custom
+                    ? new ShadowWorkload().run(client::invoke, requests, bytes,
+                        AppClasses.factory(spec.commandLine(), app, classpath).get(), 1)
+                    : orderBook
                     ? new OrderBookWorkload().run(client::invoke, requests, flowOptions, Apps.orderBookConfig(cluster), 1)
                     : new FlipWorkload().run(client::invoke, requests, bytes, 1);
             } catch (FlipWorkload.WrongReply | OrderBookWorkload.WrongReply e) {
@@ -220,7 +234,8 @@ public final class LocalCommand implements Callable<Integer> {
                     return 1;
                 }
             }
-            out.println(orderBook ? "result=OK every reply matched the local copy of the book"
+            out.println(custom ? "result=OK every reply matched a local instance of " + app
+                : orderBook ? "result=OK every reply matched the local copy of the book"
                 : "result=OK every reply was the request reversed");
             out.flush();
             return 0;
@@ -230,6 +245,11 @@ public final class LocalCommand implements Callable<Integer> {
         } finally {
             org.agrona.IoUtil.delete(data.toFile(), true); // left behind in the temporary directory if it fails
         }
+    }
+
+    /** {@code --classpath JAR} for a replica process, if given. */
+    private List<String> classpathArgs() {
+        return classpath == null ? List.of() : List.of("--classpath", classpath.toAbsolutePath().toString());
     }
 
     /** {@code --app kv --gateway P}: the cluster's processes, then a gateway here until SIGTERM or Ctrl-C. */

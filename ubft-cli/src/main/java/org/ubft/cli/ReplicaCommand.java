@@ -48,8 +48,13 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     private int id;
 
     @Option(names = "--app", defaultValue = "flip", paramLabel = "APP",
-            description = "Replicated application: " + Apps.NAMES + " (default: ${DEFAULT-VALUE}).")
+            description = "Replicated application: " + Apps.DESCRIPTION + " (default: ${DEFAULT-VALUE}).")
     private String app;
+
+    @Option(names = "--classpath", paramLabel = "JAR",
+            description = "Jar file (or directory of classes) holding the StateMachine class that --app names; the"
+                + " class needs a public constructor without arguments.")
+    private java.nio.file.Path classpath;
 
     @Mixin
     private KvOptions kv;
@@ -82,13 +87,13 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
 
     @Override
     public Integer call() throws InterruptedException {
-        Apps.check(spec.commandLine(), app);
+        Apps.check(spec.commandLine(), app, classpath);
         if (!Apps.KV.equals(app) && KvOptions.given(spec.commandLine())) {
             throw new ParameterException(spec.commandLine(), KvOptions.NAMES + " work with --app kv only");
         }
         ReplicaConfig.Path first = Apps.path(spec.commandLine(), path);
         ClusterConfig config = cluster.load();
-        StateMachine machine = Apps.create(spec.commandLine(), app, config, kv.limits(spec.commandLine()));
+        StateMachine machine = Apps.create(spec.commandLine(), app, classpath, config, kv.limits(spec.commandLine()));
         if (id < 0 || id >= config.n()) {
             throw new ParameterException(spec.commandLine(), "--id " + id + " is not a replica of cluster '"
                 + config.clusterName() + "': " + cluster.file() + " has replica.0 to replica." + (config.n() - 1));

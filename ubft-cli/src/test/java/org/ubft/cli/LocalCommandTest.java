@@ -111,7 +111,8 @@ class LocalCommandTest {
     void badAppPathAndOptionCombinationsAreUsageErrors() {
         CommandRun app = CommandRun.of("local", "--app", "redis");
         assertEquals(2, app.exitCode, app.toString());
-        assertTrue(app.err.contains("--app must be flip, orderbook or kv, got 'redis'"), app.toString());
+        assertTrue(app.err.contains("--app must be flip, orderbook, kv, or the fully qualified name of your own"
+            + " StateMachine class (with --classpath JAR), got 'redis'"), app.toString());
         CommandRun path = CommandRun.of("local", "--path", "medium");
         assertEquals(2, path.exitCode, path.toString());
         assertTrue(path.err.contains("--path must be fast or slow, got 'medium'"), path.toString());

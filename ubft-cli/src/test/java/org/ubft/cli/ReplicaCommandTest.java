@@ -32,7 +32,8 @@ class ReplicaCommandTest {
         Path file = TestClusters.write("shm", 100);
         CommandRun app = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--app", "redis");
         assertEquals(2, app.exitCode, app.toString());
-        assertTrue(app.err.contains("--app must be flip, orderbook or kv, got 'redis'"), app.toString());
+        assertTrue(app.err.contains("--app must be flip, orderbook, kv, or the fully qualified name of your own"
+            + " StateMachine class (with --classpath JAR), got 'redis'"), app.toString());
         CommandRun path = CommandRun.of("replica", "--config", file.toString(), "--id", "0", "--path", "x");
         assertEquals(2, path.exitCode, path.toString());
         assertTrue(path.err.contains("--path must be fast or slow, got 'x'"), path.toString());

@@ -24,10 +24,16 @@ import java.util.concurrent.TimeUnit;
 public final class ClusterProcesses implements AutoCloseable {
     private static final long READY_TIMEOUT_SECONDS = 60;
     private static final String READY = " ready: ";
+    /**
+     * Characters of a process's output kept for {@link #output(int)}: past it the oldest lines are dropped, so a long
+     * run (the nemesis restarts processes for hours) holds a bounded amount (every line still goes to the log).
+     */
+    static final int MAX_KEPT_OUTPUT = 256 * 1024;
     private final List<Process> processes = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
     private final List<StringBuffer> outputs = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
+    private final java.util.Set<Integer> readyLines = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final PrintWriter log;
     private final Thread cleanup = new Thread(this::killAll, "ubft-local-cleanup");
 
@@ -71,11 +77,15 @@ public final class ClusterProcesses implements AutoCloseable {
                 String line;
                 while ((line = r.readLine()) != null) {
                     lines.append(line).append('\n');
+                    if (lines.length() > MAX_KEPT_OUTPUT) {
+                        lines.delete(0, lines.length() - MAX_KEPT_OUTPUT / 2);
+                    }
                     synchronized (log) {
                         log.println("  [" + name + "] " + line);
                         log.flush();
                     }
                     if (line.contains(READY)) {
+                        readyLines.add(index);
                         ready.countDown();
                     }
                 }
@@ -88,7 +98,7 @@ public final class ClusterProcesses implements AutoCloseable {
         pump.start();
         pumps.add(pump);
         try {
-            if (!ready.await(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !lines.toString().contains(READY)) {
+            if (!ready.await(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !readyLines.contains(index)) {
                 throw new IllegalStateException(name + " did not report ready within " + READY_TIMEOUT_SECONDS
                     + " s" + (p.isAlive() ? "" : " (it exited with code " + exitOf(p) + ")") + "; its output:\n"
                     + lines);
