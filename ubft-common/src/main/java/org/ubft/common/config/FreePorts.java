@@ -12,9 +12,16 @@ public final class FreePorts {
     private FreePorts() {
     }
 
+    /** Lowest port picked outside the kernel's ephemeral range. */
+    static final int LOWEST = 10_000;
+
     /**
      * {@code count} distinct ports that were free a moment ago: every socket is held open until all are chosen, since a
      * port closed at once can be handed out again by the next bind (two nodes on one endpoint fail the cluster check).
+     * They are drawn below the kernel's ephemeral range ({@code /proc/sys/net/ipv4/ip_local_port_range}, from
+     * {@value #LOWEST}) where it has room: a port from that range (what binding port 0 gives) can be taken meanwhile as
+     * the source port of any outgoing connection on the host, and was (a multi-process test's client could not listen
+     * on its port while other clusters ran).
      *
      * @throws UncheckedIOException if no port can be bound
      */
@@ -22,8 +29,15 @@ public final class FreePorts {
         ServerSocket[] sockets = new ServerSocket[count];
         try {
             int[] ports = new int[count];
+            int low = ephemeralLow();
+            java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
             for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0);
+                for (int attempt = 0; attempt < 64 && sockets[i] == null && low - LOWEST > 16 * count; attempt++) {
+                    sockets[i] = tryBind(LOWEST + random.nextInt(low - LOWEST));
+                }
+                if (sockets[i] == null) {
+                    sockets[i] = new ServerSocket(0);
+                }
                 ports[i] = sockets[i].getLocalPort();
             }
             return ports;
@@ -39,6 +53,26 @@ public final class FreePorts {
                     }
                 }
             }
+        }
+    }
+
+    private static ServerSocket tryBind(int port) {
+        try {
+            return new ServerSocket(port, 1, java.net.InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            return null; // taken: try another
+        }
+    }
+
+    /** The first port of the kernel's ephemeral range (Linux), or {@link #LOWEST} where it cannot be read. */
+    static int ephemeralLow() {
+        // read as a stream: /proc files report no size, and a read by size returns a truncated text
+        try (java.io.BufferedReader in = java.nio.file.Files.newBufferedReader(
+            java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+            String line = in.readLine();
+            return Math.max(LOWEST, Integer.parseInt(line.trim().split("\\s+")[0]));
+        } catch (IOException | RuntimeException e) {
+            return LOWEST;
         }
     }
 }

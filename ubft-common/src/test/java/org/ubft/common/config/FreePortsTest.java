@@ -21,4 +21,18 @@ class FreePortsTest {
             }
         }
     }
+
+    /**
+     * The ports lie below the kernel's ephemeral range, where outgoing connections do not take them as source ports
+     * (a multi-process test's client once found its port taken while other clusters ran).
+     */
+    @Test
+    void portsLieBelowTheEphemeralRange() {
+        int low = FreePorts.ephemeralLow();
+        org.junit.jupiter.api.Assumptions.assumeTrue(low - FreePorts.LOWEST > 16 * 7,
+            "the ephemeral range starts at " + low + ": no room below it");
+        for (int p : FreePorts.pick(7)) {
+            assertTrue(p >= FreePorts.LOWEST && p < low, p + " not in [" + FreePorts.LOWEST + ", " + low + ")");
+        }
+    }
 }
