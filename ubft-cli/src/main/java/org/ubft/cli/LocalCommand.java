@@ -173,18 +173,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.flush();
         Path data = streamLogDir();
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
-            List<Integer> replicas = new ArrayList<>();
-            if (unreplicated) {
-                replicas.add(processes.start("server", "replica", "--config", file.toString(), "--id", "0",
-                    "--app", app, "--unreplicated"));
-            } else {
-                processes.startMemnodes(file, cluster.memnodeCount());
-                for (int i = cluster.n() - 1; i >= 0; i--) {
-                    replicas.add(processes.start(NodeId.toString(NodeId.replica(i)), "replica", "--config",
-                        file.toString(), "--id", Integer.toString(i), "--app", app, "--path", path, "--data-dir",
-                        data.toString()));
-                }
-            }
+            List<Integer> replicas = processes.startServers(file, cluster, app, path, unreplicated, data, List.of());
             ClosedLoop work;
             ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
             try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
@@ -260,20 +249,7 @@ public final class LocalCommand implements Callable<Integer> {
             Long.toString(limits.maxBytes()), "--kv-max-value-bytes", Integer.toString(limits.maxValueBytes()));
         Path data = streamLogDir();
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
-            if (unreplicated) {
-                List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id", "0",
-                    "--app", "kv", "--unreplicated"));
-                args.addAll(limitArgs);
-                processes.start("server", args.toArray(String[]::new));
-            } else {
-                processes.startMemnodes(file, cluster.memnodeCount());
-                for (int i = cluster.n() - 1; i >= 0; i--) {
-                    List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id",
-                        Integer.toString(i), "--app", "kv", "--path", path, "--data-dir", data.toString()));
-                    args.addAll(limitArgs);
-                    processes.start(NodeId.toString(NodeId.replica(i)), args.toArray(String[]::new));
-                }
-            }
+            processes.startServers(file, cluster, Apps.KV, path, unreplicated, data, limitArgs);
             List<Integer> ids = GatewayCommand.allClients(cluster);
             try (KvGatewayRunner.Started g = KvGatewayRunner.start(cluster, ids, unreplicated, options, listen)) {
                 out.println(KvGatewayRunner.readyLine(g.gateway(), GatewayCommand.sessions(ids)));
