@@ -92,15 +92,20 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private Preverifier preverifier;
     /** The worker pool this node made for {@link #preverifier} ({@link #open}), closed with the node; null: none. */
     private CryptoPool ownPool;
+    /** The cluster file's key that bounds the largest request and reply ({@link #replicaConfig}). */
+    public static final String MAX_REQUEST_KEY = "channel.max.message.bytes";
     /** The identifier this replica's stream went on at after a restart, from its log; 0 if it started anew. */
     private long resumedAt;
 
-    /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
+    /**
+     * The replica settings a cluster file implies (n, W, t, clients), with the given first path. The largest request
+     * and reply are what a client link carries, which {@code channel.max.message.bytes} sets
+     * ({@link #MAX_REQUEST_KEY}).
+     */
     public static ReplicaConfig replicaConfig(ClusterConfig cluster, ReplicaConfig.Path path) {
         LinkConfig links = ClientLinks.defaultConfig(cluster);
-        ReplicaConfig d = ReplicaConfig.defaults(cluster.n(), cluster.clientCount());
-        int maxRequest = Math.min(d.maxRequestBytes(), ClientLinks.maxRequestPayload(links.maxPayloadBytes()));
-        int maxReply = Math.min(d.maxReplyBytes(), ClientLinks.maxReplyBody(links.maxPayloadBytes()));
+        int maxRequest = ClientLinks.maxRequestPayload(links.maxPayloadBytes());
+        int maxReply = ClientLinks.maxReplyBody(links.maxPayloadBytes());
         ConsensusSettings c = cluster.consensus();
         return ReplicaConfig.of(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
             maxRequest, maxReply, c.batch(), c.pipeline(), path, c.slowPathMicros() * 1_000L,
