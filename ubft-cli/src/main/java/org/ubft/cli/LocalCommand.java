@@ -274,7 +274,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     /** A fresh directory for this run's replica stream logs (a log of an earlier cluster must not be recovered). */
-    private static Path streamLogDir() {
+    public static Path streamLogDir() {
         try {
             return java.nio.file.Files.createTempDirectory("ubft-local-streams");
         } catch (java.io.IOException e) {
@@ -284,7 +284,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     /** F / (F + S) over the counters lines of the replicas, NaN if none reports them. */
-    static double fastPathShare(ClusterProcesses processes, List<Integer> replicas) {
+    public static double fastPathShare(ClusterProcesses processes, List<Integer> replicas) {
         long fast = 0;
         long slow = 0;
         for (int r : replicas) {
@@ -313,7 +313,7 @@ public final class LocalCommand implements Callable<Integer> {
         if (payload > max) {
             throw new ParameterException(cmd, "--payload " + payload + " is larger than the largest request the"
                 + " replicas of " + file + " accept (" + max + " bytes): use a smaller --payload"
-                + " (channel.max.message.bytes bounds it)");
+                + " (" + ReplicaNode.MAX_REQUEST_KEY + " bounds it)");
         }
     }
 
@@ -377,10 +377,18 @@ public final class LocalCommand implements Callable<Integer> {
         }
     }
 
-    /** conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar. */
     private Path defaultClusterFile() {
+        return defaultClusterFile(spec.commandLine(), fabric);
+    }
+
+    /**
+     * conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar.
+     *
+     * @throws ParameterException for a fabric other than shm and tcp, or if there is no such file
+     */
+    public static Path defaultClusterFile(CommandLine cmd, String fabric) {
         if (!fabric.equals("shm") && !fabric.equals("tcp")) {
-            throw new ParameterException(spec.commandLine(), "--fabric must be shm or tcp, got '" + fabric + "'");
+            throw new ParameterException(cmd, "--fabric must be shm or tcp, got '" + fabric + "'");
         }
         String name = "conf/local-" + fabric + ".properties";
         Path here = Paths.get(name);
@@ -397,7 +405,6 @@ public final class LocalCommand implements Callable<Integer> {
         } catch (Exception ignored) {
             // fall through to the error below
         }
-        throw new ParameterException(spec.commandLine(), "cannot find " + name
-            + ": run from the repository root or pass --config FILE");
+        throw new ParameterException(cmd, "cannot find " + name + ": run from the repository root or pass --config FILE");
     }
 }
