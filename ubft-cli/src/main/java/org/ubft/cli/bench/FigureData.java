@@ -55,13 +55,13 @@ public final class FigureData {
         this.columns = List.of(columns);
     }
 
-    /** Plots x (LINE) on a logarithmic axis. */
+    /** Plots x (LINE) on a logarithmic axis, where the values span two powers of ten or more. */
     public FigureData logX() {
         logX = true;
         return this;
     }
 
-    /** Plots y (LINE) on a logarithmic axis. */
+    /** Plots y (LINE) on a logarithmic axis, where the values span two powers of ten or more. */
     public FigureData logY() {
         logY = true;
         return this;

@@ -40,7 +40,9 @@ final class Plots {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(data.title())
             .xAxisTitle(data.xLabel()).yAxisTitle(data.yLabel()).build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS).setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setXAxisLogarithmic(data.isLogX()).setYAxisLogarithmic(data.isLogY());
+        boolean logX = data.isLogX() && labelledDecades(data, true);
+        boolean logY = data.isLogY() && labelledDecades(data, false);
+        chart.getStyler().setXAxisLogarithmic(logX).setYAxisLogarithmic(logY);
         for (FigureData.Series s : data.series()) {
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
@@ -48,7 +50,7 @@ final class Plots {
                 double xi = ((Number) s.x().get(i)).doubleValue();
                 double yi = s.y().get(i);
                 // a log axis cannot show 0; a missing value is no point
-                if (Double.isFinite(yi) && (!data.isLogX() || xi > 0) && (!data.isLogY() || yi > 0)) {
+                if (Double.isFinite(yi) && (!logX || xi > 0) && (!logY || yi > 0)) {
                     x.add(xi);
                     y.add(yi);
                 }
@@ -58,6 +60,25 @@ final class Plots {
             }
         }
         return chart;
+    }
+
+    /**
+     * Whether the positive x (or y) values span at least two powers of ten: XChart labels a logarithmic axis at powers
+     * of ten only, so a narrower range would show no value at all (a linear axis then).
+     */
+    private static boolean labelledDecades(FigureData data, boolean x) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = 0;
+        for (FigureData.Series s : data.series()) {
+            for (int i = 0; i < s.y().size(); i++) {
+                double v = x ? ((Number) s.x().get(i)).doubleValue() : s.y().get(i);
+                if (Double.isFinite(v) && v > 0) {
+                    min = Math.min(min, v);
+                    max = Math.max(max, v);
+                }
+            }
+        }
+        return max > 0 && Math.floor(Math.log10(max)) - Math.ceil(Math.log10(min)) >= 1;
     }
 
     private static CategoryChart bars(FigureData data) {
