@@ -75,7 +75,7 @@ final class LiveCluster implements AutoCloseable {
         ClusterConfig config = ClusterConfig.load(file);
         env.log().println("=== starting " + app + " " + mode + " on " + file);
         Path data = LocalCommand.streamLogDir();
-        ClusterProcesses processes = new ClusterProcesses(env.log());
+        ClusterProcesses processes = new ClusterProcesses(env.log(), heapMib(config.clientCount()));
         try {
             boolean unreplicated = UNREPLICATED.equals(mode);
             List<Integer> servers = processes.startServers(file, config, app, unreplicated ? FAST : mode,
@@ -86,6 +86,14 @@ final class LiveCluster implements AutoCloseable {
             org.agrona.IoUtil.delete(data.toFile(), true);
             throw e;
         }
+    }
+
+    /**
+     * The heap of each process for a cluster of {@code clients} clients: the default, or 8 MiB a client above 128 MiB
+     * (a replica holds about 4 MiB per client with the default channel.max.message.bytes: 264 MiB in use with 64).
+     */
+    static int heapMib(int clients) {
+        return Math.max(ClusterProcesses.DEFAULT_HEAP_MIB, 128 + 8 * clients);
     }
 
     ClusterConfig config() {

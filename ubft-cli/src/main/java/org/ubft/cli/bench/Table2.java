@@ -62,7 +62,7 @@ final class Table2 implements Figure {
         }
         data.note("Means over the 3 replicas and the 3 memory nodes, after " + requests + " Flip requests of each size"
             + " (one client). Heap used: after a full GC with the replica still open (what it holds); committed: what"
-            + " the JVM reserved (replicas run with -Xmx256m -XX:+UseSerialGC). RSS includes the JVM itself and the"
+            + " the JVM reserved (replicas run with -Xmx" + LiveCluster.heapMib(1) + "m -XX:+UseSerialGC). RSS includes the JVM itself and the"
             + " mapped shm regions a process touched. Memory-node registers: the bytes of the SWMR registers each"
             + " memory node holds (n x n x t values of register.value.bytes).");
         return data;

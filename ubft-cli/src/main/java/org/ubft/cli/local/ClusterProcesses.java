@@ -33,8 +33,21 @@ public final class ClusterProcesses implements AutoCloseable {
     private final PrintWriter log;
     private final Thread cleanup = new Thread(this::killAll, "ubft-local-cleanup");
 
+    /** The heap of each process ({@code -Xmx}) unless a constructor says otherwise, in MiB. */
+    public static final int DEFAULT_HEAP_MIB = 256;
+    private final int heapMib;
+
     public ClusterProcesses(PrintWriter log) {
+        this(log, DEFAULT_HEAP_MIB);
+    }
+
+    /**
+     * Processes with {@code heapMib} MiB of heap each: a replica holds a few MiB per client of the cluster file (its
+     * client links, pending requests and replies), so a cluster with tens of clients needs more than the default.
+     */
+    public ClusterProcesses(PrintWriter log, int heapMib) {
         this.log = log;
+        this.heapMib = heapMib;
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
@@ -95,7 +108,7 @@ public final class ClusterProcesses implements AutoCloseable {
     /** Starts {@code ubft <args>} as process {@code name} without waiting ({@link #awaitReady}); returns its index. */
     private int launch(String name, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Ubft.class.getName()));
+            "-Xmx" + heapMib + "m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Ubft.class.getName()));
         cmd.addAll(List.of(args));
         Process p;
         try {
