@@ -90,7 +90,7 @@ final class LiveCluster implements AutoCloseable {
 
     /**
      * The heap of each process for a cluster of {@code clients} clients: the default, or 8 MiB a client above 128 MiB
-     * (a replica holds about 4 MiB per client with the default channel.max.message.bytes: 264 MiB in use with 64).
+     * (a replica holds about 4 MiB per client with the default channel.max.message.bytes: 274 MiB in use with 64).
      */
     static int heapMib(int clients) {
         return Math.max(ClusterProcesses.DEFAULT_HEAP_MIB, 128 + 8 * clients);
