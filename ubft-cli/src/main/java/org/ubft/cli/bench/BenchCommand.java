@@ -2,6 +2,7 @@ package org.ubft.cli.bench;
 
 import org.ubft.cli.LocalCommand;
 import org.ubft.cli.ProjectVersion;
+import org.ubft.common.config.ClusterConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,50 +64,75 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "A smoke run of each figure: a few requests per point, a few seconds each.")
     private boolean quick;
 
-    @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp",
-            description = "Fabric of the clusters; selects conf/local-<fabric>.properties unless --config is given"
-                + " (default: ${DEFAULT-VALUE}).")
-    private String fabric;
+    @Option(names = "--fabric", defaultValue = "shm", split = ",", paramLabel = "shm|tcp|shm,tcp",
+            description = "Fabric of the clusters, each selecting conf/local-<fabric>.properties; with both, each"
+                + " fabric's files go into DIR/shm and DIR/tcp and report.md has both (default: ${DEFAULT-VALUE}).")
+    private List<String> fabrics;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-            description = "Cluster file the figures' clusters derive from (its settings; bench gives each cluster its"
-                + " own name, ports, shm and key directories, clients and the settings the figure varies).")
+            description = "Cluster file the figures' clusters derive from instead (its fabric and settings; bench gives"
+                + " each cluster its own name, ports, shm and key directories, clients and the settings the figure"
+                + " varies).")
     private Path config;
 
     @Override
     public Integer call() {
         List<Figure> figures = select(names);
-        Path base = config != null ? config : LocalCommand.defaultClusterFile(spec.commandLine(), fabric);
+        if (config != null && spec.commandLine().getParseResult().hasMatchedOption("--fabric")) {
+            throw new ParameterException(spec.commandLine(), "--config and --fabric exclude each other: the cluster"
+                + " file names its fabric");
+        }
+        List<Path> bases = new ArrayList<>();
+        if (config != null) {
+            bases.add(config);
+        } else {
+            for (String fabric : new LinkedHashSet<>(fabrics)) {
+                bases.add(LocalCommand.defaultClusterFile(spec.commandLine(), fabric));
+            }
+        }
         PrintWriter console = spec.commandLine().getOut();
         List<String> failures = new ArrayList<>();
         Instant started = Instant.now();
-        List<FigureData> done = new ArrayList<>();
-        try (BenchEnv env = new BenchEnv(out, quick, base, console)) {
-            console.printf("ubft bench: %s%s into %s, clusters from %s (processes' output: %s)%n",
-                String.join(" ", figures.stream().map(Figure::name).toList()), quick ? " (quick)" : "", out, base,
-                out.resolve("bench.log"));
-            console.flush();
-            for (Figure figure : figures) {
-                long t0 = System.nanoTime();
-                try {
-                    FigureData data = figure.run(env);
-                    data.seconds((System.nanoTime() - t0) / 1e9);
-                    data.writeTo(out);
-                    done.add(data);
-                    env.progress(String.format(Locale.ROOT, "%s: wrote %s.csv, .json, .png (%.0f s)", figure.name(),
-                        out.resolve(figure.name()), data.seconds()));
-                } catch (Exception | LinkageError e) {
-                    failures.add(figure.name() + ": " + e);
-                    e.printStackTrace(env.log());
-                    spec.commandLine().getErr().println(figure.name() + " FAILED: " + e + " (details in "
-                        + out.resolve("bench.log") + ")");
+        List<Report.Part> parts = new ArrayList<>();
+        for (Path base : bases) {
+            String fabric = ClusterConfig.load(base).fabric().configName();
+            String sub = bases.size() > 1 ? fabric : "";
+            Path dir = sub.isEmpty() ? out : out.resolve(sub);
+            List<FigureData> done = new ArrayList<>();
+            try (BenchEnv env = new BenchEnv(dir, quick, base, console)) {
+                console.printf("ubft bench: %s%s into %s, clusters from %s (processes' output: %s)%n",
+                    String.join(" ", figures.stream().map(Figure::name).toList()), quick ? " (quick)" : "", dir, base,
+                    dir.resolve("bench.log"));
+                console.flush();
+                for (Figure figure : figures) {
+                    run(figure, env, dir, sub, done, failures);
                 }
             }
+            parts.add(new Report.Part(fabric, sub, done));
         }
-        Path report = Report.write(out, commandLine(), started, done, failures, quick);
+        Path report = Report.write(out, commandLine(), started, parts, failures, quick);
         console.println("wrote " + report + (failures.isEmpty() ? "" : "; " + failures.size() + " figure(s) failed"));
         console.flush();
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /** Runs one figure and writes its files into {@code dir}; a failure is reported and counted, not thrown. */
+    private void run(Figure figure, BenchEnv env, Path dir, String sub, List<FigureData> done, List<String> failures) {
+        String label = (sub.isEmpty() ? "" : sub + " ") + figure.name();
+        long t0 = System.nanoTime();
+        try {
+            FigureData data = figure.run(env);
+            data.seconds((System.nanoTime() - t0) / 1e9);
+            data.writeTo(dir);
+            done.add(data);
+            env.progress(String.format(Locale.ROOT, "%s: wrote %s.csv, .json, .png (%.0f s)", label,
+                dir.resolve(figure.name()), data.seconds()));
+        } catch (Exception | LinkageError e) {
+            failures.add(label + ": " + e);
+            e.printStackTrace(env.log());
+            spec.commandLine().getErr().println(label + " FAILED: " + e + " (details in " + dir.resolve("bench.log")
+                + ")");
+        }
     }
 
     /** The command as typed, for the report. */

@@ -18,7 +18,11 @@ final class Report {
     private Report() {
     }
 
-    static Path write(Path dir, String command, Instant started, List<FigureData> figures, List<String> failures,
+    /** The figures of one fabric, whose files are in {@code dir} (relative to the report; "" for the same). */
+    record Part(String fabric, String dir, List<FigureData> figures) {
+    }
+
+    static Path write(Path dir, String command, Instant started, List<Part> parts, List<String> failures,
                       boolean quick) {
         StringBuilder md = new StringBuilder("# uBFT-J figures\n\n");
         md.append("- command: `").append(command).append("`\n");
@@ -37,22 +41,13 @@ final class Report {
         for (String failure : failures) {
             md.append("\n**FAILED** ").append(failure).append(" (see bench.log)\n");
         }
-        for (FigureData f : figures) {
-            md.append("\n## ").append(f.title()).append("\n\n");
-            md.append(String.format(Locale.ROOT, "`%s`: %.0f s. Files: [%s.csv](%s.csv), [%s.json](%s.json).%n%n",
-                f.name(), f.seconds(), f.name(), f.name(), f.name(), f.name()));
-            md.append("![").append(f.title()).append("](").append(f.name()).append(".png)\n\n");
-            md.append('|').append(String.join("|", f.columns())).append("|\n|");
-            md.append("---|".repeat(f.columns().size())).append('\n');
-            for (List<Object> row : f.rows()) {
-                md.append('|');
-                for (Object v : row) {
-                    md.append(FigureData.format(v)).append('|');
-                }
-                md.append('\n');
+        for (Part part : parts) {
+            String at = part.dir().isEmpty() ? "" : part.dir() + "/";
+            if (parts.size() > 1) {
+                md.append("\n# ").append(part.fabric()).append(" (files in ").append(at).append(")\n");
             }
-            for (String note : f.notes()) {
-                md.append('\n').append(note).append('\n');
+            for (FigureData f : part.figures()) {
+                figure(md, f, at, parts.size() > 1 ? part.fabric() + ": " : "");
             }
         }
         Path file = dir.resolve(FILE);
@@ -63,6 +58,25 @@ final class Report {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         return file;
+    }
+
+    private static void figure(StringBuilder md, FigureData f, String at, String prefix) {
+        md.append("\n## ").append(prefix).append(f.title()).append("\n\n");
+        md.append(String.format(Locale.ROOT, "`%s`: %.0f s. Files: [%s.csv](%s%s.csv), [%s.json](%s%s.json).%n%n",
+            f.name(), f.seconds(), f.name(), at, f.name(), f.name(), at, f.name()));
+        md.append("![").append(f.title()).append("](").append(at).append(f.name()).append(".png)\n\n");
+        md.append('|').append(String.join("|", f.columns())).append("|\n|");
+        md.append("---|".repeat(f.columns().size())).append('\n');
+        for (List<Object> row : f.rows()) {
+            md.append('|');
+            for (Object v : row) {
+                md.append(FigureData.format(v)).append('|');
+            }
+            md.append('\n');
+        }
+        for (String note : f.notes()) {
+            md.append('\n').append(note).append('\n');
+        }
     }
 
     /** Cores, CPU model and memory, from the JVM and /proc where there is one. */

@@ -105,6 +105,32 @@ class BenchCommandTest {
     }
 
     @Test
+    void bothFabricsGoIntoTheirOwnDirectoriesAndOneReport(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("both");
+        CommandRun run = CommandRun.of("bench", "--quick", "fig11", "--fabric", "shm,tcp", "--out", out.toString());
+        assertEquals(0, run.exitCode, run.toString());
+        String report = Files.readString(out.resolve(Report.FILE));
+        for (String fabric : List.of("shm", "tcp")) {
+            JsonObject json = JsonParser.parseString(Files.readString(out.resolve(fabric).resolve("fig11.json")))
+                .getAsJsonObject();
+            assertTrue(json.get("title").getAsString().contains("(" + fabric + ")"), json.toString());
+            assertTrue(report.contains("](" + fabric + "/fig11.png)"), report);
+            assertTrue(Files.exists(out.resolve(fabric).resolve("bench.log")));
+        }
+    }
+
+    @Test
+    void aClusterFileAndAFabricExcludeEachOtherAndAFabricIsChecked() {
+        Path base = TestClusters.write("shm", 100);
+        CommandRun both = CommandRun.of("bench", "fig11", "--config", base.toString(), "--fabric", "tcp");
+        assertEquals(2, both.exitCode, both.toString());
+        assertTrue(both.err.contains("--config and --fabric exclude each other"), both.toString());
+        CommandRun rdma = CommandRun.of("bench", "fig11", "--fabric", "rdma");
+        assertEquals(2, rdma.exitCode, rdma.toString());
+        assertTrue(rdma.err.contains("--fabric must be shm or tcp, got 'rdma'"), rdma.toString());
+    }
+
+    @Test
     void aFigureIsRequired() {
         CommandRun run = CommandRun.of("bench", "--quick");
         assertEquals(2, run.exitCode, run.toString());
