@@ -3,6 +3,7 @@ package org.ubft.cli.bench;
 import org.HdrHistogram.Histogram;
 import org.ubft.apps.kv.gateway.GatewayOptions;
 import org.ubft.apps.orderbook.OrderFlow;
+import org.ubft.apps.orderbook.RequestCodec;
 import org.ubft.cli.Apps;
 import org.ubft.cli.KvGatewayRunner;
 import org.ubft.cli.local.ClosedLoop;
@@ -48,7 +49,7 @@ final class Fig7 implements Figure {
             for (String mode : modes(env, app)) {
                 env.progress(NAME + ": " + app + " " + mode);
                 LiveCluster.Run run = measure(env, app, mode, warmup, requests);
-                add(data, app, mode, run.latency(), run.fastPathShare());
+                add(data, app, mode, run.summary().latencyNanos(), run.summary().fastPathShare());
             }
         }
         for (String mode : modes(env, Apps.KV)) {
@@ -98,7 +99,8 @@ final class Fig7 implements Figure {
                 work = new OrderBookWorkload().run(client::invoke, requests, OrderFlow.Options.defaults(),
                     Apps.orderBookConfig(cluster.config()), 1);
             }
-            LiveCluster.Run run = cluster.finish(work);
+            LiveCluster.Run run = cluster.finish(work, requests, Apps.FLIP.equals(app) ? FLIP_BYTES
+                : RequestCodec.NEW_ORDER_BYTES);
             env.remember(app + "/" + mode, run);
             return run;
         }

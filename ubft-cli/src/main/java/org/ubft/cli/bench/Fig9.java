@@ -43,13 +43,13 @@ final class Fig9 implements Figure {
                 env.progress(NAME + ": flip " + mode + " (figure 7's run)");
             }
             Map<String, Long> stages = stages(run.leaderCounters());
-            double e2e = run.micros(50);
+            double e2e = run.summary().percentileMicros(50);
             double echo = stages.getOrDefault("echo", 0L);
             double prepare = stages.getOrDefault("prepare", 0L);
             double commit = Math.max(0, stages.getOrDefault("decide", 0L) - prepare);
             double execute = stages.getOrDefault("execute", 0L);
             double rest = Math.max(0, e2e - echo - prepare - commit - execute);
-            data.row(mode, e2e, echo, prepare, commit, execute, rest, run.fastPathShare());
+            data.row(mode, e2e, echo, prepare, commit, execute, rest, run.summary().fastPathShare());
             String x = mode + " path";
             double[] values = {echo, prepare, commit, execute, rest};
             for (int i = 0; i < PARTS.size(); i++) {

@@ -1,9 +1,9 @@
 package org.ubft.cli.bench;
 
-import org.HdrHistogram.Histogram;
 import org.ubft.cli.LocalCommand;
 import org.ubft.cli.local.ClosedLoop;
 import org.ubft.cli.local.ClusterProcesses;
+import org.ubft.cli.local.RunSummary;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.consensus.client.ClientOptions;
 import org.ubft.consensus.client.UbftClient;
@@ -32,16 +32,8 @@ final class LiveCluster implements AutoCloseable {
     static final List<String> MODES = List.of(UNREPLICATED, FAST, SLOW);
     private static final Pattern RSS = Pattern.compile("VmRSS:\\s+(\\d+) kB");
 
-    /** What a closed-loop run measured, with what the processes reported at exit. */
-    record Run(String app, String mode, Histogram latency, long elapsedNanos, double fastPathShare,
-               String leaderCounters) {
-        double micros(double percentile) {
-            return latency.getValueAtPercentile(percentile) / 1e3;
-        }
-
-        double opsPerSecond() {
-            return elapsedNanos <= 0 ? 0 : latency.getTotalCount() / (elapsedNanos / 1e9);
-        }
+    /** What a closed-loop run measured ({@code ubft local}'s summary), with the leader's counters line at exit. */
+    record Run(RunSummary summary, String leaderCounters) {
     }
 
     private final String app;
@@ -195,10 +187,12 @@ final class LiveCluster implements AutoCloseable {
         return LocalCommand.fastPathShare(processes, servers);
     }
 
-    /** Stops the cluster and makes a {@link Run} of {@code work}. */
-    Run finish(ClosedLoop work) {
+    /** Stops the cluster and makes a {@link Run} of {@code work}: {@code requests} of {@code payload} bytes. */
+    Run finish(ClosedLoop work, int requests, int payload) {
         stop();
-        return new Run(app, mode, work.latency(), work.elapsedNanos(), unreplicated() ? Double.NaN : fastPathShare(),
+        boolean u = unreplicated();
+        return new Run(new RunSummary(app, u ? UNREPLICATED : "replicated", config.fabric().configName(),
+            u ? "none" : mode, requests, payload, work.latency(), work.elapsedNanos(), u ? Double.NaN : fastPathShare()),
             leaderCounters());
     }
 
