@@ -14,12 +14,18 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.Ed25519Signer;
+import org.ubft.common.crypto.Ed25519Verifier;
+import org.ubft.common.crypto.PublicKeys;
+import org.ubft.common.crypto.SigningKey;
 import org.ubft.ctbcast.core.CtbcastConfig.SignedMode;
 import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.memnode.MemoryNode;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +38,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code path = slow}: replica 2 is down (never started), so the fast path cannot complete; SIGNED goes with
  *       every LOCK and the operation ends when replicas 0 and 1 delivered (sign, verify, write the register,
  *       read the other replicas' registers).</li>
+ *   <li>{@code path = signed}: a sign-then-verify broadcast for comparison: as {@code fast}, but replica 0 signs each
+ *       message (Ed25519) and sends the signature with it, and each replica verifies it before it counts the message
+ *       delivered, as a broadcast that relies on signatures alone must.</li>
  * </ul>
  * Signatures run inline on the benchmark thread ({@link org.ubft.common.crypto.CryptoPool#synchronous}). Compare
  * with {@link FabricRoundTripBenchmark#read8} in the same run: the raw round trip of the fabric.
@@ -54,26 +63,33 @@ public class CtbcastBenchmark {
     @Param({"32", "1024", "8192"})
     int size;
 
-    @Param({"fast", "slow"})
+    @Param({"fast", "slow", "signed"})
     String path;
+
+    /** CTBcast's t ({@link #open} sets it; JMH runs use {@link #TAIL}). */
+    int tail = TAIL;
 
     private BenchCluster bench;
     private final MemoryNode[] memnodes = new MemoryNode[N];
     private final CtbcastNode[] nodes = new CtbcastNode[N];
     private final long[] delivered = new long[N];
     private int replicas;
+    private boolean signed;
+    private Ed25519Signer signer;
+    private Ed25519Verifier verifier;
     private UnsafeBuffer message;
     private long broadcasts;
 
     @Setup
     public void setUp() {
         boolean slow = switch (path) {
-            case "fast" -> false;
+            case "fast", "signed" -> false;
             case "slow" -> true;
-            default -> throw new IllegalArgumentException("path must be fast or slow, got " + path);
+            default -> throw new IllegalArgumentException("path must be fast, slow or signed, got " + path);
         };
+        signed = "signed".equals(path);
         try {
-            bench = new BenchCluster("ctbcast-bench", fabric, N, builder -> builder.ctbcastTail(TAIL));
+            bench = new BenchCluster("ctbcast-bench", fabric, N, builder -> builder.ctbcastTail(tail));
             ClusterConfig cluster = bench.config();
             for (int j = 0; j < N; j++) {
                 memnodes[j] = MemoryNode.start(cluster, j);
@@ -81,14 +97,26 @@ public class CtbcastBenchmark {
             CtbcastNode.Options options = slow
                 ? CtbcastNode.Options.defaults().withSignedMode(SignedMode.IMMEDIATELY, 1_000_000)
                 : CtbcastNode.Options.defaults().withSignedMode(SignedMode.AFTER_TIMEOUT, TimeUnit.HOURS.toNanos(1));
-            options = options.withReceiverTimeoutNanos(0).withMaxMessageBytes(Math.max(size, 32));
+            int extra = signed ? Ed25519Signer.SIGNATURE_BYTES : 0;
+            options = options.withReceiverTimeoutNanos(0).withMaxMessageBytes(Math.max(size + extra, 32));
             replicas = slow ? N - 1 : N;
+            if (signed) {
+                SigningKey key = SigningKey.generate(NodeId.replica(0), new SecureRandom());
+                signer = key.newSigner();
+                verifier = PublicKeys.builder().add(NodeId.replica(0), key.publicKey()).build().newVerifier();
+            }
             for (int i = 0; i < replicas; i++) {
                 final int r = i;
                 nodes[i] = new CtbcastNode(cluster, i, options, CtbcastNode.synchronousCrypto(cluster, i),
-                    (long k, DirectBuffer m, int off, int len, int broadcaster) -> delivered[r]++);
+                    (long k, DirectBuffer m, int off, int len, int broadcaster) -> {
+                        if (signed && !verifier.verify(NodeId.replica(broadcaster), m, off, len - extra, m,
+                            off + len - extra)) {
+                            throw new IllegalStateException("message " + k + ": a wrong signature");
+                        }
+                        delivered[r]++;
+                    });
             }
-            message = new UnsafeBuffer(new byte[size]);
+            message = new UnsafeBuffer(new byte[size + extra]);
             for (int i = 0; i < size; i++) {
                 message.putByte(i, (byte) (i * 31 + 7));
             }
@@ -97,6 +125,23 @@ public class CtbcastBenchmark {
             tearDown();
             throw e;
         }
+    }
+
+    /**
+     * A benchmark set up outside JMH ({@code ubft bench}): the state of a JMH trial with these parameters and CTBcast
+     * tail {@code t}. Call {@link #broadcast()} per operation and {@link #tearDown()} at the end.
+     */
+    public static CtbcastBenchmark open(String fabric, int size, String path, int t) {
+        if (size < 8) {
+            throw new IllegalArgumentException("size must be at least 8 bytes, got " + size);
+        }
+        CtbcastBenchmark b = new CtbcastBenchmark();
+        b.fabric = fabric;
+        b.size = size;
+        b.path = path;
+        b.tail = t;
+        b.setUp();
+        return b;
     }
 
     @TearDown
@@ -121,7 +166,12 @@ public class CtbcastBenchmark {
     @Benchmark
     public long broadcast() {
         message.putLong(0, broadcasts); // a fresh message each time (size >= 8 in every @Param)
-        long k = nodes[0].broadcast(message, 0, size);
+        int length = size;
+        if (signed) {
+            signer.sign(message, 0, size, message, size);
+            length += Ed25519Signer.SIGNATURE_BYTES;
+        }
+        long k = nodes[0].broadcast(message, 0, length);
         broadcasts++;
         long deadline = System.nanoTime() + TIMEOUT_NANOS;
         while (!allDelivered()) {

@@ -15,14 +15,14 @@ import picocli.CommandLine.ParameterException;
 import java.util.Locale;
 
 /** The applications and paths the commands accept, with the errors that name the accepted values. */
-final class Apps {
+public final class Apps {
     static final String NAMES = "flip, orderbook or kv";
     /** What --app takes, for the options' descriptions. */
     static final String DESCRIPTION = "flip, orderbook, kv, or the fully qualified name of your own StateMachine class"
         + " (with --classpath JAR)";
-    static final String FLIP = "flip";
-    static final String ORDERBOOK = "orderbook";
-    static final String KV = "kv";
+    public static final String FLIP = "flip";
+    public static final String ORDERBOOK = "orderbook";
+    public static final String KV = "kv";
 
     private Apps() {
     }
@@ -90,7 +90,7 @@ final class Apps {
      * The order book's settings in {@code cluster}: the default book, replies as large as the replicas send (so that
      * replicated and unreplicated runs reply the same bytes, and a client's shadow book can compare them).
      */
-    static OrderBookMachine.Config orderBookConfig(ClusterConfig cluster) {
+    public static OrderBookMachine.Config orderBookConfig(ClusterConfig cluster) {
         int maxReply = ReplicaNode.replicaConfig(cluster, ReplicaConfig.Path.FAST).maxReplyBytes();
         return new OrderBookMachine.Config(OrderBook.Config.defaults(), maxReply);
     }

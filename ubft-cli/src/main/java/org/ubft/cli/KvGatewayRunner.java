@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /** Connects a gateway's client sessions, starts it, prints where to point clients, and runs until stopped. */
-final class KvGatewayRunner {
+public final class KvGatewayRunner {
     private KvGatewayRunner() {
     }
 
@@ -24,7 +24,7 @@ final class KvGatewayRunner {
      * Connects clients {@code ids} of {@code cluster} (one session each) and starts a gateway on {@code listen}.
      * The caller closes the gateway, then the backend.
      */
-    static Started start(ClusterConfig cluster, List<Integer> ids, boolean unreplicated, GatewayOptions options,
+    public static Started start(ClusterConfig cluster, List<Integer> ids, boolean unreplicated, GatewayOptions options,
                          InetSocketAddress listen) {
         ClientOptions client = (unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults())
             .withMaxInFlight(org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT)
@@ -44,7 +44,7 @@ final class KvGatewayRunner {
     }
 
     /** A running gateway and its backend. */
-    record Started(Gateway gateway, ClientBackend backend) implements AutoCloseable {
+    public record Started(Gateway gateway, ClientBackend backend) implements AutoCloseable {
         @Override
         public void close() {
             gateway.close();

@@ -181,21 +181,8 @@ public final class LocalCommand implements Callable<Integer> {
         out.flush();
         Path data = streamLogDir();
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
-            List<Integer> replicas = new ArrayList<>();
-            if (unreplicated) {
-                List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id", "0",
-                    "--app", app, "--unreplicated"));
-                args.addAll(classpathArgs());
-                replicas.add(processes.start("server", args.toArray(String[]::new)));
-            } else {
-                processes.startMemnodes(file, cluster.memnodeCount());
-                for (int i = cluster.n() - 1; i >= 0; i--) {
-                    List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id",
-                        Integer.toString(i), "--app", app, "--path", path, "--data-dir", data.toString()));
-                    args.addAll(classpathArgs());
-                    replicas.add(processes.start(NodeId.toString(NodeId.replica(i)), args.toArray(String[]::new)));
-                }
-            }
+            List<Integer> replicas = processes.startServers(file, cluster, app, path, unreplicated, data,
+                classpathArgs());
             ClosedLoop work;
             ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
             try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
@@ -280,20 +267,7 @@ public final class LocalCommand implements Callable<Integer> {
             Long.toString(limits.maxBytes()), "--kv-max-value-bytes", Integer.toString(limits.maxValueBytes()));
         Path data = streamLogDir();
         try (ClusterProcesses processes = new ClusterProcesses(out)) {
-            if (unreplicated) {
-                List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id", "0",
-                    "--app", "kv", "--unreplicated"));
-                args.addAll(limitArgs);
-                processes.start("server", args.toArray(String[]::new));
-            } else {
-                processes.startMemnodes(file, cluster.memnodeCount());
-                for (int i = cluster.n() - 1; i >= 0; i--) {
-                    List<String> args = new ArrayList<>(List.of("replica", "--config", file.toString(), "--id",
-                        Integer.toString(i), "--app", "kv", "--path", path, "--data-dir", data.toString()));
-                    args.addAll(limitArgs);
-                    processes.start(NodeId.toString(NodeId.replica(i)), args.toArray(String[]::new));
-                }
-            }
+            processes.startServers(file, cluster, Apps.KV, path, unreplicated, data, limitArgs);
             List<Integer> ids = GatewayCommand.allClients(cluster);
             try (KvGatewayRunner.Started g = KvGatewayRunner.start(cluster, ids, unreplicated, options, listen)) {
                 out.println(KvGatewayRunner.readyLine(g.gateway(), GatewayCommand.sessions(ids)));
@@ -318,7 +292,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     /** A fresh directory for this run's replica stream logs (a log of an earlier cluster must not be recovered). */
-    private static Path streamLogDir() {
+    public static Path streamLogDir() {
         try {
             return java.nio.file.Files.createTempDirectory("ubft-local-streams");
         } catch (java.io.IOException e) {
@@ -328,7 +302,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     /** F / (F + S) over the counters lines of the replicas, NaN if none reports them. */
-    static double fastPathShare(ClusterProcesses processes, List<Integer> replicas) {
+    public static double fastPathShare(ClusterProcesses processes, List<Integer> replicas) {
         long fast = 0;
         long slow = 0;
         for (int r : replicas) {
@@ -357,7 +331,7 @@ public final class LocalCommand implements Callable<Integer> {
         if (payload > max) {
             throw new ParameterException(cmd, "--payload " + payload + " is larger than the largest request the"
                 + " replicas of " + file + " accept (" + max + " bytes): use a smaller --payload"
-                + " (channel.max.message.bytes bounds it)");
+                + " (" + ReplicaNode.MAX_REQUEST_KEY + " bounds it)");
         }
     }
 
@@ -421,10 +395,18 @@ public final class LocalCommand implements Callable<Integer> {
         }
     }
 
-    /** conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar. */
     private Path defaultClusterFile() {
+        return defaultClusterFile(spec.commandLine(), fabric);
+    }
+
+    /**
+     * conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar.
+     *
+     * @throws ParameterException for a fabric other than shm and tcp, or if there is no such file
+     */
+    public static Path defaultClusterFile(CommandLine cmd, String fabric) {
         if (!fabric.equals("shm") && !fabric.equals("tcp")) {
-            throw new ParameterException(spec.commandLine(), "--fabric must be shm or tcp, got '" + fabric + "'");
+            throw new ParameterException(cmd, "--fabric must be shm or tcp, got '" + fabric + "'");
         }
         String name = "conf/local-" + fabric + ".properties";
         Path here = Paths.get(name);
@@ -441,7 +423,6 @@ public final class LocalCommand implements Callable<Integer> {
         } catch (Exception ignored) {
             // fall through to the error below
         }
-        throw new ParameterException(spec.commandLine(), "cannot find " + name
-            + ": run from the repository root or pass --config FILE");
+        throw new ParameterException(cmd, "cannot find " + name + ": run from the repository root or pass --config FILE");
     }
 }

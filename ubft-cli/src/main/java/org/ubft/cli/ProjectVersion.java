@@ -8,7 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /** The version of the project, written into {@code version.properties} by Maven resource filtering. */
-final class ProjectVersion implements IVersionProvider {
+public final class ProjectVersion implements IVersionProvider {
     private static final String RESOURCE = "version.properties";
 
     /** The project version, like {@code 0.1.0-SNAPSHOT}. */

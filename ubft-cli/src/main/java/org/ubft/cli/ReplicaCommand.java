@@ -148,6 +148,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         out.println(ready);
         out.flush();
         stop.await();
+        out.println(memoryLine(unreplicated ? "server" : NodeId.toString(NodeId.replica(id))));
         runner.close(); // joins the agent thread, then the agent's onClose closes the node
         out.println(counters.get());
         out.flush();
@@ -158,6 +159,17 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * {@code NAME memory: heap_used_bytes=U heap_committed_bytes=C}: the heap still in use after a full collection,
+     * with the node still open (what it holds, not its garbage), and what the JVM committed for it.
+     */
+    static String memoryLine(String name) {
+        System.gc();
+        Runtime rt = Runtime.getRuntime();
+        return name + " memory: heap_used_bytes=" + (rt.totalMemory() - rt.freeMemory()) + " heap_committed_bytes="
+            + rt.totalMemory();
     }
 
     /**

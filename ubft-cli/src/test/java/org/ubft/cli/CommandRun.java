@@ -6,10 +6,10 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** One in-process run of a {@code ubft} command line: exit code, stdout and stderr. */
-final class CommandRun {
-    final int exitCode;
-    final String out;
-    final String err;
+public final class CommandRun {
+    public final int exitCode;
+    public final String out;
+    public final String err;
 
     private CommandRun(int exitCode, String out, String err) {
         this.exitCode = exitCode;
@@ -18,7 +18,7 @@ final class CommandRun {
     }
 
     /** Runs {@code args} on a fresh {@link Ubft#newCommandLine()}. */
-    static CommandRun of(String... args) {
+    public static CommandRun of(String... args) {
         return on(Ubft.newCommandLine(), args);
     }
 

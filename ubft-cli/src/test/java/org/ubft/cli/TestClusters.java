@@ -12,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Writes cluster files for tests that start real processes: free loopback ports, a private shm directory. */
-final class TestClusters {
+public final class TestClusters {
     private TestClusters() {
     }
 
@@ -20,7 +20,7 @@ final class TestClusters {
      * A cluster file (f = 1, f_m = 1) on {@code fabric} in a fresh temporary directory, with δ of
      * {@code deltaMicros} and every endpoint on a port that was free a moment ago.
      */
-    static Path write(String fabric, int deltaMicros) {
+    public static Path write(String fabric, int deltaMicros) {
         return write(fabric, deltaMicros, Map.of());
     }
 
@@ -28,7 +28,7 @@ final class TestClusters {
      * {@link #write(String, int)} with {@code extra} keys added (or replacing the defaults above, e.g.
      * {@code consensus.window}, {@code consensus.request.timeout.ms}, {@code ctbcast.tail}).
      */
-    static Path write(String fabric, int deltaMicros, Map<String, String> extra) {
+    public static Path write(String fabric, int deltaMicros, Map<String, String> extra) {
         Path dir = ChildProcess.tempDir("ubft-cluster");
         StringBuilder sb = new StringBuilder();
         sb.append("cluster.name = test-").append(fabric).append('\n');

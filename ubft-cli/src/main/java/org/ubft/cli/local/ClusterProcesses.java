@@ -2,6 +2,7 @@ package org.ubft.cli.local;
 
 import org.ubft.cli.Ubft;
 import org.ubft.common.NodeId;
+import org.ubft.common.config.ClusterConfig;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,20 +35,68 @@ public final class ClusterProcesses implements AutoCloseable {
     private final List<StringBuffer> outputs = new ArrayList<>();
     private final List<Thread> pumps = new ArrayList<>();
     private final java.util.Set<Integer> readyLines = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final List<CountDownLatch> readiness = new ArrayList<>();
     private final PrintWriter log;
     private final Thread cleanup = new Thread(this::killAll, "ubft-local-cleanup");
 
+    /** The heap of each process ({@code -Xmx}) unless a constructor says otherwise, in MiB. */
+    public static final int DEFAULT_HEAP_MIB = 256;
+    private final int heapMib;
+
     public ClusterProcesses(PrintWriter log) {
+        this(log, DEFAULT_HEAP_MIB);
+    }
+
+    /**
+     * Processes with {@code heapMib} MiB of heap each: a replica holds a few MiB per client of the cluster file (its
+     * client links, pending requests and replies), so a cluster with tens of clients needs more than the default.
+     */
+    public ClusterProcesses(PrintWriter log, int heapMib) {
         this.log = log;
+        this.heapMib = heapMib;
         Runtime.getRuntime().addShutdownHook(cleanup);
     }
 
     /** Starts every memory node of the cluster file ({@code count} of them) and waits until each is ready. */
     public void startMemnodes(Path configFile, int count) {
-        for (int j = 0; j < count; j++) {
-            start(NodeId.toString(NodeId.memnode(j)), "memnode", "--config", configFile.toString(), "--id",
-                Integer.toString(j));
+        List<Integer> started = new ArrayList<>();
+        for (int j = 0; j < count; j++) { // all at once: the memory nodes do not talk to each other
+            started.add(launch(NodeId.toString(NodeId.memnode(j)), "memnode", "--config", configFile.toString(),
+                "--id", Integer.toString(j)));
         }
+        started.forEach(this::awaitReady);
+    }
+
+    /**
+     * Starts the servers of a local cluster running {@code app}: one unreplicated server ({@code unreplicated}), or
+     * every memory node (in parallel) and then the replicas (the followers in parallel, then replica 0, the first
+     * view's leader, so that it finds its peers up), each replica on {@code path} and keeping its stream log in {@code dataDir}.
+     *
+     * @param extraArgs further arguments of every server ({@code --kv-max-keys N}, ...)
+     * @return the indices of the server processes (the replicas, or the one server)
+     */
+    public List<Integer> startServers(Path configFile, ClusterConfig cluster, String app, String path,
+                                      boolean unreplicated, Path dataDir, List<String> extraArgs) {
+        List<Integer> servers = new ArrayList<>();
+        if (unreplicated) {
+            List<String> args = new ArrayList<>(List.of("replica", "--config", configFile.toString(), "--id", "0",
+                "--app", app, "--unreplicated"));
+            args.addAll(extraArgs);
+            servers.add(start("server", args.toArray(String[]::new)));
+            return servers;
+        }
+        startMemnodes(configFile, cluster.memnodeCount());
+        for (int i = cluster.n() - 1; i >= 0; i--) { // the followers together, then the first view's leader
+            List<String> args = new ArrayList<>(List.of("replica", "--config", configFile.toString(), "--id",
+                Integer.toString(i), "--app", app, "--path", path, "--data-dir", dataDir.toString()));
+            args.addAll(extraArgs);
+            if (i == 0) {
+                servers.forEach(this::awaitReady);
+            }
+            servers.add(launch(NodeId.toString(NodeId.replica(i)), args.toArray(String[]::new)));
+        }
+        awaitReady(servers.get(servers.size() - 1));
+        return servers;
     }
 
     /**
@@ -57,8 +106,15 @@ public final class ClusterProcesses implements AutoCloseable {
      * @throws IllegalStateException if it does not start or exits before it is ready (its output is in the message)
      */
     public int start(String name, String... args) {
+        int index = launch(name, args);
+        awaitReady(index);
+        return index;
+    }
+
+    /** Starts {@code ubft <args>} as process {@code name} without waiting ({@link #awaitReady}); returns its index. */
+    private int launch(String name, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-            "-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Ubft.class.getName()));
+            "-Xmx" + heapMib + "m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), Ubft.class.getName()));
         cmd.addAll(List.of(args));
         Process p;
         try {
@@ -70,6 +126,7 @@ public final class ClusterProcesses implements AutoCloseable {
         processes.add(p);
         names.add(name);
         CountDownLatch ready = new CountDownLatch(1);
+        readiness.add(ready);
         StringBuffer lines = new StringBuffer();
         outputs.add(lines);
         Thread pump = new Thread(() -> {
@@ -97,8 +154,16 @@ public final class ClusterProcesses implements AutoCloseable {
         pump.setDaemon(true);
         pump.start();
         pumps.add(pump);
+        return index;
+    }
+
+    /** Waits until process {@code index} logged its ready line; throws as {@link #start} does. */
+    private void awaitReady(int index) {
+        String name = names.get(index);
+        Process p = processes.get(index);
+        StringBuffer lines = outputs.get(index);
         try {
-            if (!ready.await(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !readyLines.contains(index)) {
+            if (!readiness.get(index).await(READY_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !readyLines.contains(index)) {
                 throw new IllegalStateException(name + " did not report ready within " + READY_TIMEOUT_SECONDS
                     + " s" + (p.isAlive() ? "" : " (it exited with code " + exitOf(p) + ")") + "; its output:\n"
                     + lines);
@@ -107,7 +172,6 @@ public final class ClusterProcesses implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting " + name, e);
         }
-        return index;
     }
 
     private static int exitOf(Process p) {
@@ -149,6 +213,11 @@ public final class ClusterProcesses implements AutoCloseable {
     /** Everything process {@code index} printed so far. */
     public String output(int index) {
         return outputs.get(index).toString();
+    }
+
+    /** The operating system's process id of process {@code index}. */
+    public long pid(int index) {
+        return processes.get(index).pid();
     }
 
     public String name(int index) {

@@ -11,6 +11,7 @@ import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.crypto.ClusterKeys;
 import org.ubft.common.crypto.SigningKey;
+import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.ctbcast.link.LinkConfig;
 import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.fabric.CompletionRouter;
@@ -175,7 +176,8 @@ public final class UbftClient implements AutoCloseable {
      */
     public CompletableFuture<byte[]> invokeAsync(byte[] request) {
         if (request.length > maxRequestBytes) {
-            throw new IllegalArgumentException("request of " + request.length + " bytes; at most " + maxRequestBytes);
+            throw new IllegalArgumentException("request of " + request.length + " bytes; at most " + maxRequestBytes
+                + ", what a client link carries (the cluster file's " + ReplicaNode.MAX_REQUEST_KEY + " bounds it)");
         }
         Call call = new Call(request, System.nanoTime() + options.invokeTimeout().toNanos());
         if (closed.get()) {

@@ -37,13 +37,24 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
     }
 
     /**
+     * Request bytes a slot's batch is sized for, per request: a batch holds {@code batch} requests of up to this many
+     * bytes, or fewer larger ones, down to one request of {@code maxRequestBytes} alone. The slot tables, CTBcast's
+     * slots and the decision log are sized by the batch, so it does not grow with the largest request times the batch.
+     */
+    public static final int BATCH_BYTES_PER_REQUEST = 1024;
+
+    /**
      * The replica settings of a cluster's consensus keys. The pipeline is capped at t/4: the leader's CTBcast messages
-     * in flight must stay well inside CTBcast's tail, or receivers lose them (tail-validity).
+     * in flight must stay well inside CTBcast's tail, or receivers lose them (tail-validity). A batch's bytes are
+     * {@code batch} requests of {@link #BATCH_BYTES_PER_REQUEST} (or of {@code maxRequestBytes}, if smaller), and at
+     * least one request of {@code maxRequestBytes}.
      */
     public static ReplicaConfig of(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
                                    int batch, int pipeline, Path path, long slowPathNanos, long requestTimeoutNanos,
                                    long viewChangeTimeoutNanos) {
-        int maxBatchBytes = Math.max(4096, 2 + batch * (20 + maxRequestBytes + 64));
+        int perRequest = 20 + 64; // a request's header and signature in a batch
+        int maxBatchBytes = Math.max(4096, 2 + Math.max(batch * (perRequest
+            + Math.min(maxRequestBytes, BATCH_BYTES_PER_REQUEST)), perRequest + maxRequestBytes));
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, batch, maxBatchBytes,
             effectivePipeline(pipeline, tail), path, slowPathNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
     }

@@ -87,18 +87,22 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     /** Per broadcaster: the FIFO position a summary the replica applied lets delivery go on from (0: none). */
     private long[] passTo;
     private boolean passPending;
-    /** Checks peers' TBcast and direct signatures off this thread ({@link #checkSignaturesWith}); null: on it. */
     /** Where its signature checks run (off this thread when given services); set once the replica exists. */
     private OffThreadChecks checks;
+    /** The cluster file's key that bounds the largest request and reply ({@link #replicaConfig}). */
+    public static final String MAX_REQUEST_KEY = "channel.max.message.bytes";
     /** The identifier this replica's stream went on at after a restart, from its log; 0 if it started anew. */
     private long resumedAt;
 
-    /** The replica settings a cluster file implies (n, W, t, clients), with the given first path. */
+    /**
+     * The replica settings a cluster file implies (n, W, t, clients), with the given first path. The largest request
+     * and reply are what a client link carries, which {@code channel.max.message.bytes} sets
+     * ({@link #MAX_REQUEST_KEY}).
+     */
     public static ReplicaConfig replicaConfig(ClusterConfig cluster, ReplicaConfig.Path path) {
         LinkConfig links = ClientLinks.defaultConfig(cluster);
-        ReplicaConfig d = ReplicaConfig.defaults(cluster.n(), cluster.clientCount());
-        int maxRequest = Math.min(d.maxRequestBytes(), ClientLinks.maxRequestPayload(links.maxPayloadBytes()));
-        int maxReply = Math.min(d.maxReplyBytes(), ClientLinks.maxReplyBody(links.maxPayloadBytes()));
+        int maxRequest = ClientLinks.maxRequestPayload(links.maxPayloadBytes());
+        int maxReply = ClientLinks.maxReplyBody(links.maxPayloadBytes());
         ConsensusSettings c = cluster.consensus();
         return ReplicaConfig.of(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
             maxRequest, maxReply, c.batch(), c.pipeline(), path, c.slowPathMicros() * 1_000L,

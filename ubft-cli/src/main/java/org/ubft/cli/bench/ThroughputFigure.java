@@ -1,0 +1,86 @@
+package org.ubft.cli.bench;
+
+import org.ubft.cli.Apps;
+import org.ubft.consensus.client.UbftClient;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Latency against throughput of replicated Flip on the fast path: 1 to 64 closed-loop sessions, then open-loop rates
+ * at fractions of the closed-loop peak ({@link Sessions}), with consensus batching on (the cluster file's
+ * {@code consensus.batch}) and off ({@code consensus.batch = 1}). One cluster per batching setting serves every point.
+ */
+final class ThroughputFigure implements Figure {
+    static final String NAME = "throughput";
+    static final int PAYLOAD = 32;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "latency against throughput: 1 to 64 closed-loop sessions and open-loop rates (coordinated-omission"
+            + " corrected), consensus batching on and off";
+    }
+
+    @Override
+    public FigureData run(BenchEnv env) throws Exception {
+        int[] sessions = env.quick() ? new int[] {1, 4} : new int[] {1, 2, 4, 8, 16, 32, 64};
+        double[] shares = env.quick() ? new double[] {0.5} : new double[] {0.25, 0.5, 0.75, 0.9, 1.1};
+        int openSessions = env.pick(4, 16);
+        long point = TimeUnit.MILLISECONDS.toNanos(env.pick(700, 5_000));
+        long warmup = TimeUnit.MILLISECONDS.toNanos(env.pick(500, 5_000));
+        int clients = Math.max(openSessions, Arrays.stream(sessions).max().orElseThrow());
+        FigureData data = new FigureData(NAME, "Latency against throughput (Flip, fast path, " + PAYLOAD + " B)",
+            FigureData.Kind.LINE, "throughput (replies/s)", "p50 latency (us)", "batch", "loop", "sessions",
+            "target_ops_per_s", "ops_per_s", "p50_us", "p99_us", "replies", "failures").logY();
+        int batch = env.base().consensus().batch();
+        // a quick run: the cluster file's batching only (one cluster start)
+        for (int b : batch > 1 && !env.quick() ? new int[] {batch, 1} : new int[] {batch}) {
+            String label = b > 1 ? "batching on (" + b + ")" : "batching off";
+            env.progress(NAME + ": " + label);
+            Path file = env.clusterFile(NAME + "-batch-" + b, clients, Map.of("consensus.batch", Integer.toString(b)));
+            try (LiveCluster cluster = LiveCluster.start(env, file, Apps.FLIP, LiveCluster.FAST, List.of())) {
+                List<UbftClient> all = new ArrayList<>();
+                for (int i = 0; i < clients; i++) {
+                    all.add(cluster.client(i));
+                }
+                Sessions.closed(all, clients, PAYLOAD, warmup);
+                double peak = 0;
+                for (int k : sessions) {
+                    Sessions.Result r = Sessions.closed(all, k, PAYLOAD, point);
+                    add(data, b, "closed", k, Double.NaN, r, "closed loop, " + label);
+                    peak = Math.max(peak, r.opsPerSecond());
+                }
+                for (double share : shares) {
+                    double rate = Math.max(1, share * peak);
+                    Sessions.Result r = Sessions.open(all, openSessions, PAYLOAD, rate, point);
+                    add(data, b, "open", openSessions, rate, r, "open loop, " + label);
+                }
+                cluster.stop();
+            }
+        }
+        data.note("Each closed-loop point runs " + sessions.length + " session counts (" + Arrays.toString(sessions)
+            + ") for " + point / 1_000_000 + " ms after " + warmup / 1_000_000 + " ms of warm-up with every session;"
+            + " each session is a client index of its own with one request in flight. The open-loop points send at "
+            + Arrays.toString(shares) + " of the closed-loop peak from " + openSessions + " sessions, each at a fixed"
+            + " interval; a reply later than the interval is corrected for coordinated omission (HdrHistogram's"
+            + " recordValueWithExpectedInterval). Failures are requests without a reply (a full client queue, a"
+            + " timeout)." + (env.quick() ? " Quick run: the cluster file's batching only." : ""));
+        return data;
+    }
+
+    private static void add(FigureData data, int batch, String loop, int sessions, double target, Sessions.Result r,
+                            String series) {
+        data.row(batch, loop, sessions, target, r.opsPerSecond(), r.micros(50), r.micros(99), r.replies(),
+            r.failures());
+        data.point(series, r.opsPerSecond(), r.micros(50));
+    }
+}
