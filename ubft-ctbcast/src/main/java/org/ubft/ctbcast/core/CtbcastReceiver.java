@@ -310,7 +310,11 @@ public final class CtbcastReceiver {
         }
     }
 
-    /** Starts the check of slot s's SIGNED (line 26), or leaves it wanted; whether it started. */
+    /**
+     * Starts the check of slot s's SIGNED (line 26), or leaves it wanted; false only when the broadcaster's budget
+     * postponed it (no work: the agent may idle meanwhile), true when it started or the port refused it (tried again at
+     * once, as every refused port request is).
+     */
     private boolean requestSignedVerify(int s) {
         if (!replica.signedCheckBudget().take(b)) {
             spState[s] = VERIFY_WANTED; // the broadcaster's budget is spent: tried again later, its stream waits here
@@ -327,7 +331,6 @@ public final class CtbcastReceiver {
             counters.verifyRequests--;
             spState[s] = VERIFY_WANTED;
             retryWanted = true;
-            return false;
         }
         return true;
     }
