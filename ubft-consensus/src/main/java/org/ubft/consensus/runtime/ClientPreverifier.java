@@ -19,18 +19,23 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * {@link CryptoService} (one queue of a {@code CryptoPool} for every client) checks it; {@link #doWork} hands it in
  * again with the verdict ({@link DeferredChecks#requestVerdict}).
  *
- * <p>A client has at most {@link #SLOTS_PER_CLIENT} checks waiting, as many as it may have requests in flight
- * ({@link ClientWire#MAX_IN_FLIGHT}), out of at most {@link #MAX_SLOTS} for every client together: a client that sends
- * more (a flood), or any client while every slot waits, has the rest refused, counted OVER_BUDGET at the replica (its
- * retransmission is checked later), and no one client takes more than its share. A copy of a request whose check is
+ * <p>Every client has slots of its own ({@link #slotsPerClient}): as many as it may have requests in flight
+ * ({@link ClientWire#MAX_IN_FLIGHT}) while every client together has at most {@link #MAX_SLOTS}, fewer per client
+ * beyond that, never fewer than one. A client that sends more (a flood) has the rest refused, counted OVER_BUDGET at
+ * the replica (its retransmission is checked later); no client, and no number of Byzantine clients together, can take
+ * another client's slots, so a correct client's signed retransmission always finds one once its own earlier check
+ * came back. A copy of a request whose check is
  * waiting is dropped (the verdict comes for the first). Unsigned requests, and every request while the replica holds
  * it signed already, go straight to the replica. Memory is fixed at construction (slots of the largest request);
  * nothing is allocated per request.
  */
 public final class ClientPreverifier {
-    /** Checks one client may have waiting. */
+    /** Checks one client may have waiting at most. */
     public static final int SLOTS_PER_CLIENT = ClientWire.MAX_IN_FLIGHT;
-    /** Checks every client together may have waiting (each slot holds one largest request). */
+    /**
+     * Checks every client together may have waiting (each slot holds one largest request) while each client still has
+     * one; beyond {@code MAX_SLOTS} clients, one slot each.
+     */
     public static final int MAX_SLOTS = 256;
     /** Verdicts delivered per duty cycle at most. */
     static final int POLL_LIMIT = 64;
@@ -39,6 +44,7 @@ public final class ClientPreverifier {
     private final DeferredChecks checks;
     private final CryptoService service;
     private final int clients;
+    private final int perClient;
     private final int maxRequestBytes;
     private final int maxWireBytes;
     private final UnsafeBuffer messages;
@@ -71,6 +77,7 @@ public final class ClientPreverifier {
         this.clients = clients;
         this.maxRequestBytes = maxRequestBytes;
         this.maxWireBytes = ClientWire.HEADER_BYTES + maxRequestBytes + SIGNATURE_BYTES;
+        this.perClient = slotsPerClient(clients);
         int slots = capacityFor(clients);
         this.messages = new UnsafeBuffer(new byte[Math.multiplyExact(slots, maxWireBytes)]);
         this.lengths = new int[slots];
@@ -85,6 +92,11 @@ public final class ClientPreverifier {
         this.freeTop = slots;
     }
 
+    /** The checks each of {@code clients} clients may have waiting: its own slots, which no other client takes. */
+    public static int slotsPerClient(int clients) {
+        return Math.max(1, Math.min(SLOTS_PER_CLIENT, MAX_SLOTS / Math.max(1, clients)));
+    }
+
     /** What a client signs of a request with a payload of up to {@code maxRequestBytes}: the service's message room. */
     public static int statementBytes(int maxRequestBytes) {
         return ClientWire.identityLength(maxRequestBytes);
@@ -92,7 +104,7 @@ public final class ClientPreverifier {
 
     /** The slots for {@code clients}, and the queue room their service needs so that no waiting check is pushed out. */
     public static int capacityFor(int clients) {
-        return Math.max(1, Math.min(clients * SLOTS_PER_CLIENT, MAX_SLOTS));
+        return Math.max(1, clients) * slotsPerClient(clients);
     }
 
     /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
@@ -126,8 +138,8 @@ public final class ClientPreverifier {
     }
 
     private void submit(int client, long number, DirectBuffer buffer, int offset, int length) {
-        if (waitingOf[client] >= SLOTS_PER_CLIENT || freeTop == 0) {
-            notChecked++; // the client has as many checks waiting as it may have requests in flight, or every slot waits
+        if (waitingOf[client] >= perClient) {
+            notChecked++; // the client's own slots all wait (a correct client's retransmission comes again later)
             checks.requestVerdict(client, buffer, offset, length, DeferredChecks.Verdict.NOT_CHECKED);
             return;
         }

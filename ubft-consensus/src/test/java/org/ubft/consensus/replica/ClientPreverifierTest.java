@@ -107,12 +107,16 @@ class ClientPreverifierTest {
     }
 
     /**
-     * Every client together has at most {@link ClientPreverifier#MAX_SLOTS} checks waiting: with that many clients
-     * flooding at once, a further client's request is refused (counted), and checked once a slot is free again.
+     * Every client has slots of its own: with more clients than {@link ClientPreverifier#MAX_SLOTS} /
+     * {@link ClientPreverifier#SLOTS_PER_CLIENT}, each has fewer, and however many Byzantine clients flood together,
+     * a further client's signed request is checked at once (it never waits for their slots to drain).
      */
     @Test
-    void everyClientTogetherHasAtMostMaxSlotsWaiting() {
+    void floodingClientsTogetherNeverTakeAnotherClientsSlots() {
         int clients = ClientPreverifier.MAX_SLOTS / ClientPreverifier.SLOTS_PER_CLIENT + 1;
+        int per = ClientPreverifier.slotsPerClient(clients);
+        assertTrue(per < ClientPreverifier.SLOTS_PER_CLIENT && per >= 1, "per client: " + per);
+        assertTrue(ClientPreverifier.capacityFor(clients) <= ClientPreverifier.MAX_SLOTS);
         ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, clients), 1);
         c.crashed[0] = true;
         CryptoService service = CryptoPool.synchronous(null, c.keys, ClientPreverifier.capacityFor(clients),
@@ -124,19 +128,29 @@ class ClientPreverifierTest {
                 checks.onRequest(client, new UnsafeBuffer(m), 0, m.length);
             }
         }
-        assertEquals(ClientPreverifier.MAX_SLOTS, checks.waiting());
+        assertEquals((clients - 1) * per, checks.waiting(), "each flooding client holds only its own slots");
+        long refused = checks.notChecked();
+        assertEquals((long) (clients - 1) * (ClientPreverifier.SLOTS_PER_CLIENT - per), refused);
         byte[] late = request(clients - 1, 1, "late", false);
         checks.onRequest(clients - 1, new UnsafeBuffer(late), 0, late.length);
-        assertEquals(1, checks.notChecked(), "refused while every slot waits");
-        checks.doWork();
-        checks.doWork();
-        checks.doWork();
-        checks.doWork();
+        assertEquals(refused, checks.notChecked(), "the late client's request is not refused: it has its own slot");
+        assertEquals((clients - 1) * per + 1, checks.waiting());
+        for (int i = 0; i < 8 && checks.waiting() > 0; i++) {
+            checks.doWork();
+        }
         assertEquals(0, checks.waiting());
-        checks.onRequest(clients - 1, new UnsafeBuffer(late), 0, late.length);
-        checks.doWork();
-        assertEquals(0, c.replicas[1].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE)
-            - ClientPreverifier.MAX_SLOTS, "the late client's retransmission checked and taken");
+        assertEquals((clients - 1) * per, c.replicas[1].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE),
+            "the floods' forgeries checked and dropped; the late client's request checked good");
+    }
+
+    /** Beyond {@link ClientPreverifier#MAX_SLOTS} clients, each still has one slot of its own. */
+    @Test
+    void everyClientHasAtLeastOneSlot() {
+        assertEquals(ClientPreverifier.SLOTS_PER_CLIENT, ClientPreverifier.slotsPerClient(1));
+        assertEquals(ClientPreverifier.SLOTS_PER_CLIENT, ClientPreverifier.slotsPerClient(
+            ClientPreverifier.MAX_SLOTS / ClientPreverifier.SLOTS_PER_CLIENT));
+        assertEquals(1, ClientPreverifier.slotsPerClient(ClientPreverifier.MAX_SLOTS + 44));
+        assertEquals(ClientPreverifier.MAX_SLOTS + 44, ClientPreverifier.capacityFor(ClientPreverifier.MAX_SLOTS + 44));
     }
 
     /** With a worker pool: the check runs on the pool's thread, and the request comes back to the replica. */
