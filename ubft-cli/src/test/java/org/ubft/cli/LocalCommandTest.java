@@ -64,6 +64,24 @@ class LocalCommandTest {
         replicatedFlip("tcp");
     }
 
+    /**
+     * On CTBcast's slow path every message is delivered by its SIGNED: each replica checks its peers' signatures on
+     * the signature workers ({@code consensus.signature.workers}, one by default), each peer in its own queue, not on
+     * its agent thread.
+     */
+    @Test
+    void onTheSlowPathCtbcastSignaturesAreCheckedOnTheWorkers() {
+        Path file = TestClusters.write("shm", 100);
+        CommandRun run = CommandRun.of("local", "--config", file.toString(), "--requests", "100", "--payload", "32",
+            "--path", "slow");
+        assertEquals(0, run.exitCode, run.toString());
+        for (int r = 0; r < 3; r++) {
+            assertTrue(run.out.matches("(?s).*replica-" + r + " counters: .* ctbcast_checks_off_thread=[1-9].*"),
+                "replica-" + r + ":\n" + run);
+        }
+        assertTrue(run.out.contains("result=OK"), run.toString());
+    }
+
     private static void replicatedFlip(String fabric) {
         Path file = TestClusters.write(fabric, 100);
         CommandRun run = CommandRun.of("local", "--config", file.toString(), "--requests", "300", "--payload", "32");

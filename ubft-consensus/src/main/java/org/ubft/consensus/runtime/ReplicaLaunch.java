@@ -3,10 +3,15 @@ package org.ubft.consensus.runtime;
 import org.agrona.concurrent.NanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.crypto.ClusterKeys;
 import org.ubft.common.crypto.CryptoPool;
+import org.ubft.common.crypto.CryptoService;
+import org.ubft.common.crypto.PerSignerCryptoService;
+import org.ubft.common.crypto.PublicKeys;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.replica.DeferredChecks;
 import org.ubft.consensus.replica.ReplicaConfig;
+import org.ubft.ctbcast.core.SignedStatement;
 import org.ubft.ctbcast.node.CtbcastNode;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.Fabrics;
@@ -18,6 +23,9 @@ import java.util.function.UnaryOperator;
  * signature checks ({@code consensus.signature.workers}), the data directory's logs, and its outgoing indices.
  */
 final class ReplicaLaunch {
+    /** Checks of one peer's CTBcast signatures that may wait for a worker. */
+    static final int CTBCAST_CHECKS_PER_PEER = 64;
+
     private ReplicaLaunch() {
     }
 
@@ -26,19 +34,25 @@ final class ReplicaLaunch {
                                    NanoClock clock, java.nio.file.Path dataDir) {
         Fabric fabric = Fabrics.open(cluster, NodeId.replica(self));
         ReplicaNode node = null;
+        CryptoPool pool = null;
         try {
             ReplicaConfig config = ReplicaNode.replicaConfig(cluster, path);
-            node = new ReplicaNode(fabric, true, cluster, self, app, config, ReplicaNode.ctbcastOptions(config),
-                KeyedConsensusCrypto.load(cluster, self), CtbcastNode.synchronousCrypto(cluster, self), clock,
-                UnaryOperator.identity());
-            // peers' TBcast and direct signatures on worker threads, one bounded queue per peer
             int workers = cluster.consensus().signatureWorkers();
+            PublicKeys keys = null;
+            CryptoService ctbcastCrypto = CtbcastNode.synchronousCrypto(cluster, self);
             if (workers > 0) {
-                org.ubft.common.crypto.PublicKeys keys = org.ubft.common.crypto.ClusterKeys.load(cluster,
-                    NodeId.replica(self)).publicKeys();
-                CryptoPool pool = new CryptoPool(workers, cluster::newIdleStrategy);
+                keys = ClusterKeys.load(cluster, NodeId.replica(self)).publicKeys();
+                pool = new CryptoPool(workers, cluster::newIdleStrategy);
+                ctbcastCrypto = ctbcastChecksOn(pool, keys, ctbcastCrypto, config.n(), self);
+            }
+            node = new ReplicaNode(fabric, true, cluster, self, app, config, ReplicaNode.ctbcastOptions(config),
+                KeyedConsensusCrypto.load(cluster, self), ctbcastCrypto, clock, UnaryOperator.identity());
+            if (pool != null) {
+                // peers' TBcast and direct signatures on worker threads, one bounded queue per peer
                 node.ownPool(pool);
-                node.checkSignaturesWith(p -> pool.newOwner(null, keys, ReplicaNode.CHECKS_PER_PEER,
+                PublicKeys peerKeys = keys;
+                CryptoPool workersPool = pool;
+                node.checkSignaturesWith(p -> workersPool.newOwner(null, peerKeys, ReplicaNode.CHECKS_PER_PEER,
                     DeferredChecks.maxStatementBytes()));
                 node.checkClientSignaturesWith(pool.newOwner(null, keys,
                     ClientPreverifier.capacityFor(config.clients()),
@@ -59,9 +73,29 @@ final class ReplicaLaunch {
             if (node != null) {
                 node.close();
             } else {
+                if (pool != null) {
+                    pool.close();
+                }
                 fabric.close();
             }
             throw e;
         }
+    }
+
+    /**
+     * CTBcast's signature service with its checks off the agent thread: it still signs inline ({@code inline}: the
+     * replica waits for its own SIGNED, a hand-off would only add to that wait), and each peer's SIGNED and register
+     * values are checked in that peer's own bounded queue of {@code pool} (docs/design.md §3.2). A peer whose checks
+     * overflow its queue has its oldest dropped and submitted again by {@code CryptoSignaturePort}; the broadcaster's
+     * {@code SignedCheckBudget} bounds how many it can start.
+     */
+    static CryptoService ctbcastChecksOn(CryptoPool pool, PublicKeys keys, CryptoService inline, int n, int self) {
+        CryptoService[] perPeer = new CryptoService[n];
+        for (int p = 0; p < n; p++) {
+            if (p != self) {
+                perPeer[p] = pool.newOwner(null, keys, CTBCAST_CHECKS_PER_PEER, SignedStatement.BYTES);
+            }
+        }
+        return new PerSignerCryptoService(inline, perPeer);
     }
 }

@@ -529,7 +529,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " signature_checks=" + replica.signatureChecks() + " signature_checks_by={" + signatureChecksBy() + "}"
-            + checks.describe()
+            + checks.describe() + ctbcastChecksOffThread()
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()
@@ -541,6 +541,12 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " client_malformed=" + clientLinks.malformed() + " direct_in={" + byType(directIn) + "} direct_out={"
             + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}"
             + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
+    }
+
+    /** CTBcast's SIGNED and register checks done on the workers ({@code consensus.signature.workers}), if any. */
+    private String ctbcastChecksOffThread() {
+        return ctbcast.signatures().service() instanceof org.ubft.common.crypto.PerSignerCryptoService s
+            ? " ctbcast_checks_off_thread=" + s.routedVerifications() : "";
     }
 
     /** Per peer: the signature checks its messages caused here, and how many its budget refused (r0=12/0,...). */
