@@ -49,6 +49,8 @@ final class ChargedCrypto implements ConsensusCrypto {
     private boolean deferringClient;
     private int clientVerdict = NONE;
     private int clientVerdictFor = -1;
+    /** Verifications done here, on the caller's (the agent's) thread: not deferred, not answered by a verdict. */
+    private long onThread;
 
     ChargedCrypto(ConsensusCrypto crypto, VerificationBudget budget, NanoClock clock, int n) {
         this.crypto = crypto;
@@ -202,10 +204,20 @@ final class ChargedCrypto implements ConsensusCrypto {
         if (reserved > 0) {
             reserved--;
             refusedLast = false;
+            onThread++;
             return crypto.verifyReplica(replica, message, offset, length, signature, at);
         }
         refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
-        return !refusedLast && crypto.verifyReplica(replica, message, offset, length, signature, at);
+        if (refusedLast) {
+            return false;
+        }
+        onThread++;
+        return crypto.verifyReplica(replica, message, offset, length, signature, at);
+    }
+
+    /** Signature verifications done on the agent thread so far (an operator's counter). */
+    long onThread() {
+        return onThread;
     }
 
     /**
@@ -269,6 +281,10 @@ final class ChargedCrypto implements ConsensusCrypto {
             }
         }
         refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
-        return !refusedLast && crypto.verifyClient(client, message, offset, length, signature, at);
+        if (refusedLast) {
+            return false;
+        }
+        onThread++;
+        return crypto.verifyClient(client, message, offset, length, signature, at);
     }
 }

@@ -505,6 +505,11 @@ public final class Replica {
         return budget.total();
     }
 
+    /** Signature verifications this replica made on its own (the agent's) thread, not on the workers. */
+    public long signatureChecksOnThread() {
+        return crypto.onThread();
+    }
+
     /** Signature checks replica {@code replica}'s messages caused here. */
     public long signatureChecksBy(int replica) {
         return budget.spent(replica);

@@ -528,7 +528,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return roleName() + " counters: fast_path=" + c.fastDecisions() + " slow_path=" + c.slowDecisions()
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
-            + " signature_checks=" + replica.signatureChecks() + " signature_checks_by={" + signatureChecksBy() + "}"
+            + " signature_checks=" + replica.signatureChecks() + " checks_on_agent_thread="
+            + replica.signatureChecksOnThread()
+            + " signature_checks_by={" + signatureChecksBy() + "}"
             + checks.describe() + ctbcastChecksOffThread()
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)

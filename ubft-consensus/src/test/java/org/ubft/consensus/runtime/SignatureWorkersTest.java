@@ -51,6 +51,7 @@ class SignatureWorkersTest {
             assertTrue(node.countersLine().contains(" checks_off_thread=0 checks_not_done=0"), node.countersLine());
             assertTrue(node.countersLine().contains(" client_checks_off_thread=0 client_checks_not_done=0"),
                 node.countersLine());
+            assertTrue(node.countersLine().contains(" checks_on_agent_thread=0 "), node.countersLine());
             assertTrue(node.countersLine().contains(" ctbcast_checks_off_thread=0"),
                 "CTBcast's SIGNED and register checks on the workers too: " + node.countersLine());
         }
