@@ -90,6 +90,7 @@ final class Agreement {
      * the slow path cost each replica n(f+1) verifications more than its CERTIFYs).
      */
     private final ByzantineChecks.VerifiedShares commitShares = this::knownShare;
+    private StreamChecks streams;
 
     Agreement(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
               ChargedCrypto crypto, ReplicaOutput out, ReplicaCounters counters, NanoClock clock,
@@ -433,6 +434,11 @@ final class Agreement {
         host.broadcast(send, writer.length());
     }
 
+    /** Peers' COMMIT certificates may be checked off the agent thread ({@link StreamChecks}). */
+    void streamChecks(StreamChecks streams) {
+        this.streams = streams;
+    }
+
     /** Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. */
     void onCommit(PeerState p, DirectBuffer buffer, Reader reader) {
         long v = reader.i64();
@@ -463,6 +469,9 @@ final class Agreement {
         int len = statements.certify(v, s, digest, 0);
         commitCheckView = v;
         commitCheckSlot = s;
+        if (streams != null && streams.park(p.replica, statements.bytes(), len, buffer, sharesAt, k, commitShares)) {
+            return; // its shares are checked off the agent thread: handled again, in p's order, with their verdicts
+        }
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt, k, statements.bytes(), len, signature,
             commitShares)) {
             counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));

@@ -49,6 +49,7 @@ final class ChargedCrypto implements ConsensusCrypto {
     private boolean deferringClient;
     private int clientVerdict = NONE;
     private int clientVerdictFor = -1;
+    private StreamChecks streams;
     /** Verifications done here, on the caller's (the agent's) thread: not deferred, not answered by a verdict. */
     private long onThread;
 
@@ -57,6 +58,11 @@ final class ChargedCrypto implements ConsensusCrypto {
         this.budget = budget;
         this.clock = clock;
         this.n = n;
+    }
+
+    /** A parked CTBcast COMMIT's verdicts answer its checks when it is handled again ({@link StreamChecks#answer}). */
+    void streamChecks(StreamChecks streams) {
+        this.streams = streams;
     }
 
     /** Verifications from now on are charged to replica {@code replica} (-1: to nobody). */
@@ -200,6 +206,13 @@ final class ChargedCrypto implements ConsensusCrypto {
                 refusedLast = v == REFUSED;
                 return v == VALID;
             }
+        }
+        int answered = streams == null ? NONE : streams.answer(replica, message, offset, length, signature, at);
+        if (answered != NONE) {
+            reserved = Math.max(0, reserved - 1);
+            refusedLast = false;
+            budget.take(source, clock.nanoTime()); // charged as if checked here; a stream's check is never refused
+            return answered == VALID;
         }
         if (reserved > 0) {
             reserved--;

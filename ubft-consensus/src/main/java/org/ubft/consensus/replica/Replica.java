@@ -76,6 +76,7 @@ public final class Replica {
     private final LeaderSuspicion suspicion;
     private final ReplicaHooks hooks = new ReplicaHooks();
     private final DeferredChecks deferredChecks;
+    private final StreamChecks streams;
     private final Restarts restarts;
     private StateTransferPort transfer = StateTransferPort.NONE;
 
@@ -138,6 +139,20 @@ public final class Replica {
 
         hooks.wire(config, self, slots, checks, views, checkpoints, executor, intake, agreement, proposer, gaps, outbox);
         deferredChecks = new DeferredChecks(this, this.crypto);
+        streams = new StreamChecks(n, self, config.quorum(), maxCtbcastBytes(config), new StreamChecks.Host() {
+            @Override
+            public void deliver(int from, long k, DirectBuffer buffer, int offset, int length) {
+                Replica.this.crypto.charge(from);
+                deliverNow(from, k, buffer, offset, length);
+            }
+
+            @Override
+            public void gap(int from, long fromK, long toK) {
+                summaries.onGap(from, fromK, toK);
+            }
+        });
+        this.crypto.streamChecks(streams);
+        agreement.streamChecks(streams);
         restarts = new Restarts(config, self, this.crypto, checks, counters, slots, peers, summaries, outbox, intake,
             executor, proposer, checkpoints, views, send, this::processCtbcast);
         checkpoints.initial(peers); // Algorithm 2, line 6: the initial checkpoint, certified by definition
@@ -192,6 +207,12 @@ public final class Replica {
             counters.drop(Drop.MALFORMED);
             return;
         }
+        if (!streams.holdMessage(from, k, buffer, offset, length)) { // behind a COMMIT whose checks are out
+            deliverNow(from, k, buffer, offset, length);
+        }
+    }
+
+    private void deliverNow(int from, long k, DirectBuffer buffer, int offset, int length) {
         PeerState p = peers[from];
         if (k <= p.lastK) {
             return; // covered by a summary already applied (Algorithm 4, line 16)
@@ -200,7 +221,12 @@ public final class Replica {
             summaries.hold(p, k, buffer, offset, length);
             return;
         }
-        processCtbcast(p, k, buffer, offset, length);
+        streams.handling(from, true);
+        try {
+            processCtbcast(p, k, buffer, offset, length);
+        } finally {
+            streams.handled();
+        }
     }
 
     /**
@@ -213,13 +239,22 @@ public final class Replica {
     private void processCtbcast(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
         crypto.chargeStream(p.replica);
         reader.wrap(buffer, offset + 1, length - 1);
-        switch (buffer.getByte(offset) & 0xFF) {
-            case ConsensusWire.PREPARE -> agreement.onPrepare(p, buffer, reader);
-            case ConsensusWire.COMMIT -> agreement.onCommit(p, buffer, reader);
-            case ConsensusWire.CHECKPOINT -> checkpoints.onCheckpointMessage(p, buffer, reader);
-            case ConsensusWire.SEAL_VIEW -> views.onSealView(p, reader);
-            case ConsensusWire.NEW_VIEW -> views.onNewView(p, buffer, reader);
-            default -> counters.drop(Drop.UNKNOWN_TYPE);
+        streams.enter(p.replica);
+        try {
+            switch (buffer.getByte(offset) & 0xFF) {
+                case ConsensusWire.PREPARE -> agreement.onPrepare(p, buffer, reader);
+                case ConsensusWire.COMMIT -> agreement.onCommit(p, buffer, reader);
+                case ConsensusWire.CHECKPOINT -> checkpoints.onCheckpointMessage(p, buffer, reader);
+                case ConsensusWire.SEAL_VIEW -> views.onSealView(p, reader);
+                case ConsensusWire.NEW_VIEW -> views.onNewView(p, buffer, reader);
+                default -> counters.drop(Drop.UNKNOWN_TYPE);
+            }
+            if (streams.parkedNow()) {
+                streams.keepParked(p.replica, k, buffer, offset, length); // handled again with its verdicts
+                return;
+            }
+        } finally {
+            streams.exit();
         }
         summaries.delivered(p, k); // Algorithm 4, lines 1-2
     }
@@ -230,7 +265,7 @@ public final class Replica {
      * SUMMARY of {@code from} covers the gap (Algorithm 4, lines 11-16, {@link Summaries}).
      */
     public void onCtbcastGap(int from, long fromK, long toK) {
-        if (from >= 0 && from < n && toK > fromK) {
+        if (from >= 0 && from < n && toK > fromK && !streams.holdGap(from, fromK, toK)) {
             summaries.onGap(from, fromK, toK);
         }
     }
@@ -300,6 +335,11 @@ public final class Replica {
     }
 
     // ------------------------------------------------------------------ signatures checked off the agent thread
+
+    /** Peers' CTBcast COMMIT certificates, checked off the agent thread when the runtime plugs in a port. */
+    public StreamChecks streamChecks() {
+        return streams;
+    }
 
     /** The two passes of a signature check done off the agent thread ({@link DeferredChecks}). */
     public DeferredChecks deferredChecks() {

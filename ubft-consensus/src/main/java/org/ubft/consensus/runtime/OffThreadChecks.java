@@ -18,6 +18,7 @@ final class OffThreadChecks implements AutoCloseable {
     private final ReplicaConfig config;
     private final int self;
     private Preverifier peers;
+    private StreamPreverifier streams;
     private ClientPreverifier clients;
     private CryptoPool ownPool;
 
@@ -27,9 +28,13 @@ final class OffThreadChecks implements AutoCloseable {
         this.self = self;
     }
 
-    /** Peers' shares from now on through {@code perPeer.apply(p)} ({@link ReplicaNode#checkSignaturesWith}). */
+    /**
+     * Peers' shares, and the certificates of their CTBcast COMMITs, from now on through {@code perPeer.apply(p)} (called
+     * twice per peer: one service for each) ({@link ReplicaNode#checkSignaturesWith}).
+     */
     void checkPeersWith(IntFunction<CryptoService> perPeer) {
         peers = new Preverifier(replica, self, config.n(), perPeer, Replica.maxMessageBytes(config));
+        streams = new StreamPreverifier(replica.streamChecks(), self, config.n(), perPeer);
     }
 
     /** Clients' signed requests from now on through {@code service} ({@link ReplicaNode#checkClientSignaturesWith}). */
@@ -76,13 +81,14 @@ final class OffThreadChecks implements AutoCloseable {
 
     /** Polls the verdicts of both kinds and hands their messages in again; returns how many. */
     int doWork() {
-        return (clients == null ? 0 : clients.doWork()) + (peers == null ? 0 : peers.doWork());
+        return (clients == null ? 0 : clients.doWork()) + (peers == null ? 0 : peers.doWork() + streams.doWork());
     }
 
     /** The counters' part: nothing when every check runs on the agent thread. */
     String describe() {
         return (peers == null ? "" : " checks_off_thread=" + peers.submitted() + " checks_not_done="
-            + peers.notChecked())
+            + peers.notChecked() + " commit_checks_off_thread=" + streams.submitted() + " commits_parked="
+            + replica.streamChecks().parked() + " commits_forced=" + replica.streamChecks().forced())
             + (clients == null ? "" : " client_checks_off_thread=" + clients.submitted()
             + " client_checks_not_done=" + clients.notChecked());
     }

@@ -51,6 +51,7 @@ final class ModelCluster {
     Filter filter = (kind, from, to, b, o, l) -> true;
     /** Per replica: its off-thread signature checks ({@link #checkSignaturesWith}); null: on its thread. */
     final org.ubft.consensus.runtime.Preverifier[] preverifiers;
+    final org.ubft.consensus.runtime.StreamPreverifier[] streamPreverifiers;
     private java.util.function.BiFunction<Integer, Integer, org.ubft.common.crypto.CryptoService> checkers;
     long latencyNanos = 2_000;
     long jitterNanos = 0;
@@ -74,6 +75,7 @@ final class ModelCluster {
         this.pausedCtbcast = newDeques(n);
         this.transfers = new org.ubft.consensus.transfer.StateTransfer[n];
         this.preverifiers = new org.ubft.consensus.runtime.Preverifier[n];
+        this.streamPreverifiers = new org.ubft.consensus.runtime.StreamPreverifier[n];
         for (int i = 0; i < n; i++) {
             start(i);
         }
@@ -95,6 +97,8 @@ final class ModelCluster {
         if (checkers != null) {
             preverifiers[i] = new org.ubft.consensus.runtime.Preverifier(replicas[i], i, n,
                 p -> checkers.apply(i, p), Replica.maxMessageBytes(config));
+            streamPreverifiers[i] = new org.ubft.consensus.runtime.StreamPreverifier(replicas[i].streamChecks(), i, n,
+                p -> checkers.apply(i, p));
         }
         for (int p = 0; p < n; p++) {
             if (ctbcastK[p] > 0) {
@@ -327,6 +331,8 @@ final class ModelCluster {
             final int self = i;
             preverifiers[i] = new org.ubft.consensus.runtime.Preverifier(replicas[i], i, n, p -> c.apply(self, p),
                 Replica.maxMessageBytes(config));
+            streamPreverifiers[i] = new org.ubft.consensus.runtime.StreamPreverifier(replicas[i].streamChecks(), i, n,
+                p -> c.apply(self, p));
         }
     }
 
@@ -346,6 +352,7 @@ final class ModelCluster {
                     replicas[i].doWork();
                     if (preverifiers[i] != null) {
                         preverifiers[i].doWork();
+                        streamPreverifiers[i].doWork();
                     }
                 }
             }

@@ -46,8 +46,32 @@ class PreverifierTest {
         }
         // 40 requests per client, 2 clients, each slot's CERTIFY checked by the other two replicas at least
         assertTrue(offThread >= 2 * 40, "checks off the agent thread: " + offThread);
+
         for (int r = 0; r < 3; r++) {
             assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_SIGNATURE));
+        }
+    }
+
+    /**
+     * Replica 1 never hears replica 2's CERTIFYs, so replica 2's COMMITs carry a share replica 1 has not verified: their
+     * certificates are checked off the agent thread too ({@link StreamChecks}), each COMMIT parking replica 2's stream
+     * at replica 1 until its verdicts are back, and the cluster decides as before.
+     */
+    @Test
+    void aCommitsUnverifiedSharesAreCheckedInItsSendersQueueToo() {
+        ModelCluster c = new ModelCluster(slowPath(), 5);
+        c.checkSignaturesWith((self, peer) -> synchronous(c, 16));
+        c.filter = (kind, from, to, b, o, l) -> !(kind == ModelCluster.Kind.TBCAST && from == 2 && to == 1);
+        assertTrue(c.runUntilDone(40, 2_000 * MS), "the cluster decides with the checks off its thread");
+        StreamChecks streams = c.replicas[1].streamChecks();
+        assertTrue(streams.parked() >= 20, "replica 2's COMMITs parked at replica 1: " + streams.parked());
+        assertEquals(streams.parked(), streams.answered() + streams.forced(), "every parked COMMIT handled");
+        assertEquals(0, streams.waiting(2));
+        assertTrue(c.replicas[1].signatureChecksOnThread() < streams.parked(),
+            "on the agent thread: " + c.replicas[1].signatureChecksOnThread() + ", parked: " + streams.parked());
+        for (int r = 0; r < 3; r++) {
+            assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE));
+            assertEquals(0, c.replicas[r].view());
         }
     }
 

@@ -1,0 +1,206 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.ubft.consensus.wire.ConsensusWire;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link StreamChecks}: a peer's CTBcast COMMIT whose shares are checked off the agent thread parks its stream; the
+ * messages and gap reports of that stream that arrive meanwhile wait, and everything is handled in the stream's
+ * order once the verdicts are back, the parked COMMIT's checks answered by exactly its verdicts. Driven here as the
+ * replica drives it (a host that parks every message whose first byte says "commit").
+ */
+class StreamChecksTest {
+    private static final int N = 3;
+    private static final byte COMMIT = 1;
+    private static final byte OTHER = 2;
+    private static final byte NESTED = 3;
+    private static final byte[] STATEMENT = {9, 8, 7, 6};
+
+    private final List<String> handled = new ArrayList<>();
+    private final List<long[]> submitted = new ArrayList<>();
+    private final List<Integer> answers = new ArrayList<>();
+    private boolean portTakes = true;
+    private StreamChecks checks;
+
+    /** The replica's part: deliverNow, processCtbcast (a COMMIT parks if it may) and onCommit's checks. */
+    private final StreamChecks.Host host = new StreamChecks.Host() {
+        @Override
+        public void deliver(int from, long k, DirectBuffer buffer, int offset, int length) {
+            checks.handling(from, true);
+            checks.enter(from);
+            try {
+                if (buffer.getByte(offset) == NESTED) {
+                    // a message handled inside this one (a summary's held message of peer 2): it never parks
+                    checks.enter(2);
+                    try {
+                        UnsafeBuffer inner = message(COMMIT, 70);
+                        assertFalse(checks.park(2, STATEMENT, STATEMENT.length, inner, 1, 2, (s, b, at) -> false));
+                        assertFalse(checks.park(from, STATEMENT, STATEMENT.length, inner, 1, 2, (s, b, at) -> false));
+                    } finally {
+                        checks.exit();
+                    }
+                }
+                if (buffer.getByte(offset) == COMMIT
+                    && checks.park(from, STATEMENT, STATEMENT.length, buffer, offset + 1, 2, (s, b, at) -> false)) {
+                    assertTrue(checks.parkedNow());
+                    checks.keepParked(from, k, buffer, offset, length);
+                    return;
+                }
+                if (buffer.getByte(offset) == COMMIT) {
+                    // validShares: each share answered by its verdict, else checked here (recorded as 0)
+                    for (int j = 0; j < 2; j++) {
+                        int at = offset + 1 + j * ConsensusWire.SHARE_BYTES;
+                        int signer = buffer.getShort(at, ByteOrder.LITTLE_ENDIAN);
+                        byte[] sig = new byte[64];
+                        buffer.getBytes(at + 2, sig);
+                        answers.add(checks.answer(signer, STATEMENT, 0, STATEMENT.length, sig, 0));
+                    }
+                }
+                handled.add(from + ":" + k);
+            } finally {
+                checks.exit();
+                checks.handled();
+            }
+        }
+
+        @Override
+        public void gap(int from, long fromK, long toK) {
+            handled.add(from + ":gap" + fromK + "-" + toK);
+        }
+    };
+
+    private void newChecks() {
+        checks = new StreamChecks(N, 0, 2, 256, host);
+        checks.checkWith((peer, id, signer, statement, length, signature, at) -> {
+            submitted.add(new long[] {peer, id, signer, signature[at]});
+            return portTakes;
+        });
+    }
+
+    /** A message of peer 1's stream: a "COMMIT" with two shares (signers 1 and 2, signature bytes = seed), or other. */
+    private static UnsafeBuffer message(byte kind, int seed) {
+        UnsafeBuffer b = new UnsafeBuffer(new byte[1 + 2 * ConsensusWire.SHARE_BYTES]);
+        b.putByte(0, kind);
+        for (int j = 0; j < 2; j++) {
+            int at = 1 + j * ConsensusWire.SHARE_BYTES;
+            b.putShort(at, (short) (1 + j), ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < 64; i++) {
+                b.putByte(at + 2 + i, (byte) (seed + j));
+            }
+        }
+        return b;
+    }
+
+    /** As Replica.onCtbcastDeliver: held behind a parked COMMIT, else handled now. */
+    private void deliver(int from, long k, UnsafeBuffer m) {
+        if (!checks.holdMessage(from, k, m, 0, m.capacity())) {
+            host.deliver(from, k, m, 0, m.capacity());
+        }
+    }
+
+    private void gap(int from, long fromK, long toK) {
+        if (!checks.holdGap(from, fromK, toK)) {
+            host.gap(from, fromK, toK);
+        }
+    }
+
+    @Test
+    void aParkedCommitHoldsItsStreamAndEverythingIsHandledInOrderWithItsVerdicts() {
+        newChecks();
+        deliver(1, 1, message(OTHER, 0));
+        deliver(1, 2, message(COMMIT, 40));
+        assertEquals(2, submitted.size(), "both shares checked off the thread");
+        deliver(1, 3, message(OTHER, 0));
+        gap(1, 4, 6);
+        deliver(1, 6, message(OTHER, 0));
+        deliver(2, 1, message(OTHER, 0)); // another peer's stream is not held
+        assertEquals(List.of("1:1", "2:1"), handled);
+        assertEquals(4, checks.waiting(1));
+
+        checks.verdict(submitted.get(0)[1], true);
+        assertEquals(List.of("1:1", "2:1"), handled, "one verdict still out");
+        checks.verdict(submitted.get(0)[1], false); // a second verdict for the same check: ignored
+        checks.verdict(submitted.get(1)[1], false);
+        assertEquals(List.of("1:1", "2:1", "1:2", "1:3", "1:gap4-6", "1:6"), handled);
+        assertEquals(List.of(ChargedCrypto.VALID, ChargedCrypto.INVALID), answers,
+            "the parked COMMIT's checks answered by exactly their verdicts");
+        assertEquals(0, checks.waiting(1));
+        assertEquals(1, checks.parked());
+        assertEquals(1, checks.answered());
+    }
+
+    @Test
+    void aCommitWaitingBehindAnotherParksInTurnWhenItsTurnComes() {
+        newChecks();
+        deliver(1, 1, message(COMMIT, 10));
+        deliver(1, 2, message(COMMIT, 20));
+        deliver(1, 3, message(OTHER, 0));
+        assertEquals(2, submitted.size());
+        checks.verdict(submitted.get(0)[1], true);
+        checks.verdict(submitted.get(1)[1], true);
+        assertEquals(List.of("1:1"), handled, "the second COMMIT parked in turn, the third message behind it");
+        assertEquals(4, submitted.size());
+        assertEquals(20, submitted.get(2)[3], "the second COMMIT's own shares are checked");
+        checks.verdict(submitted.get(2)[1], true);
+        checks.verdict(submitted.get(3)[1], true);
+        assertEquals(List.of("1:1", "1:2", "1:3"), handled);
+        assertEquals(List.of(ChargedCrypto.VALID, ChargedCrypto.VALID, ChargedCrypto.VALID, ChargedCrypto.VALID),
+            answers);
+    }
+
+    @Test
+    void aFullRoomHandlesTheParkedCommitAtOnceItsMissingChecksDoneOnTheThread() {
+        newChecks();
+        deliver(1, 1, message(COMMIT, 10));
+        checks.verdict(submitted.get(0)[1], true);
+        for (int k = 2; k <= StreamChecks.ROOM; k++) {
+            deliver(1, k, message(OTHER, 0));
+        }
+        assertTrue(handled.isEmpty());
+        assertEquals(StreamChecks.ROOM, checks.waiting(1));
+        deliver(1, StreamChecks.ROOM + 1, message(OTHER, 0)); // a flood: the room is full
+        assertEquals(StreamChecks.ROOM + 1, handled.size(), "everything handled, in order: " + handled);
+        assertEquals("1:1", handled.get(0));
+        assertEquals(List.of(ChargedCrypto.VALID, 0), answers, "the verdict that came back used, the other done here");
+        assertEquals(1, checks.forced());
+        checks.verdict(submitted.get(1)[1], false); // the late verdict of a COMMIT handled already: ignored
+        assertEquals(StreamChecks.ROOM + 1, handled.size());
+    }
+
+    @Test
+    void checksThePortRefusesOrDropsAreDoneOnTheThreadAndTheOwnStreamNeverParks() {
+        newChecks();
+        portTakes = false;
+        deliver(1, 1, message(COMMIT, 10));
+        assertEquals(List.of("1:1"), handled, "no check taken: not parked, both checked on the thread");
+        assertEquals(List.of(0, 0), answers);
+        assertEquals(0, checks.parked());
+        handled.clear();
+        answers.clear();
+        submitted.clear();
+        portTakes = true;
+        newChecks();
+        deliver(1, 1, message(COMMIT, 10));
+        checks.dropped(submitted.get(0)[1]);
+        checks.verdict(submitted.get(1)[1], true);
+        assertEquals(List.of("1:1"), handled);
+        assertEquals(List.of(0, ChargedCrypto.VALID), answers);
+        answers.clear();
+        deliver(0, 1, message(COMMIT, 10)); // this replica's own stream: its shares are known, never parked
+        assertEquals(List.of("1:1", "0:1"), handled);
+        assertFalse(checks.parkedNow());
+        deliver(1, 2, message(NESTED, 0)); // a message handled inside another may not park (its order)
+        assertEquals(List.of("1:1", "0:1", "1:2"), handled);
+        assertEquals(1, checks.parked());
+    }
+}
