@@ -64,12 +64,17 @@ final class MatchingQuorum {
      * @return whether a quorum of distinct replicas' values now match it
      */
     boolean record(int g, int replica, long id, long slot, byte[] d, int at) {
+        put(g, replica, id, slot, d, at);
+        return matching(g, id, slot, d, at, NOBODY) >= quorum;
+    }
+
+    /** As {@link #record}, without counting (a tally loaded whole before it is asked). */
+    void put(int g, int replica, long id, long slot, byte[] d, int at) {
         int c = cell(g, replica);
         held[c] = true;
         this.id[c] = id;
         this.slot[c] = slot;
         System.arraycopy(d, at, digest, c * DIGEST_BYTES, DIGEST_BYTES);
-        return matching(g, id, slot, d, at, NOBODY) >= quorum;
     }
 
     /** Forgets {@code replica}'s value in group g. */

@@ -104,7 +104,7 @@ public final class Replica {
         this.maxBatchBytes = config.maxBatchBytes();
         this.maxSharesBytes = 1 + n * SHARE_BYTES;
 
-        slots = new SlotTable(window, n, self, maxBatchBytes);
+        slots = new SlotTable(window, n, config.quorum(), self, maxBatchBytes);
 
         peers = new PeerState[n];
         for (int p = 0; p < n; p++) {
