@@ -116,4 +116,38 @@ class MatchingQuorumTest {
         assertThrows(IllegalArgumentException.class, () -> new MatchingQuorum(1, N, N + 1));
         assertThrows(IllegalArgumentException.class, () -> new MatchingQuorum(1, N, 0));
     }
+
+    @Test
+    void recordingAndCountingAllocateNothing() {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
+        threads.setThreadAllocatedMemoryEnabled(true);
+        MatchingQuorum q = new MatchingQuorum(16, N, QUORUM);
+        byte[][] digests = {digest(1), digest(2)};
+        long sum = exercise(q, digests, 20_000); // warm up: the JIT compiles the loop
+        long tid = Thread.currentThread().getId();
+        long before = threads.getThreadAllocatedBytes(tid);
+        sum += exercise(q, digests, 100_000);
+        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+        assertTrue(allocated < 16 * 1024, allocated + " bytes allocated for 100,000 rounds (" + sum + ")");
+    }
+
+    private static long exercise(MatchingQuorum q, byte[][] digests, int rounds) {
+        long sum = 0;
+        for (int i = 0; i < rounds; i++) {
+            int g = i & 15;
+            byte[] d = digests[(i >> 4) & 1];
+            if (q.record(g, i % N, i >> 6, g, d, 0)) {
+                sum++;
+            }
+            sum += q.matching(g, i >> 6, g, d, 0, NOBODY) + q.firstWithQuorum(g) + q.firstWithQuorum(g, i >> 6);
+            for (int r = q.next(g, 0, i >> 6, g, d, 0, NOBODY); r >= 0; r = q.next(g, r + 1, i >> 6, g, d, 0, NOBODY)) {
+                sum += r;
+            }
+            if ((i & 255) == 255) {
+                q.forgetGroup(g);
+            }
+        }
+        return sum;
+    }
 }
