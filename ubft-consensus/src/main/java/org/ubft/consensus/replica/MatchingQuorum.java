@@ -8,7 +8,7 @@ import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 /**
  * The one "f+1 matching" count of the protocol: per group and replica, the latest value that replica sent, and how
  * many distinct replicas' values match one. Every certificate the paper forms is such a count: f+1 CERTIFY shares of a
- * slot make PΣ (Algorithm 2, line 35, {@link CertifyShares}); f+1 COMMITs of a slot decide it (line 40, {@link
+ * slot make PΣ (Algorithm 2, lines 34-36, {@link CertifyShares}); f+1 COMMITs of a slot decide it (line 40, {@link
  * CommitQuorum}); f+1 CERTIFY-CHECKPOINT shares make CΣ (line 49, {@link CheckpointShares}); f+1 CRTFY_VCs about a
  * replica make its certificate and f+1 certified replicas the NEW_VIEW (Algorithm 3, lines 13-16, {@link
  * ViewChangeCertificates}); f+1 CERTIFY_SUMMARY shares make a SUMMARY (Algorithm 4, line 7, {@link Summaries}).
