@@ -56,6 +56,7 @@ final class Agreement {
     private final SlotTable slots;
     private final CertifyShares shares;
     private final PeerState[] peers;
+    private final CommitQuorum commits;
     private final ByzantineChecks checks;
     private final ChargedCrypto crypto;
     private final ReplicaOutput out;
@@ -104,6 +105,7 @@ final class Agreement {
         this.slots = slots;
         this.shares = slots.shares;
         this.peers = peers;
+        this.commits = new CommitQuorum(peers, config.quorum());
         this.checks = checks;
         this.crypto = crypto;
         this.out = out;
@@ -510,7 +512,7 @@ final class Agreement {
 
     /** Whether f+1 replicas' COMMITs for slot s in view v, with one digest, were delivered here (Lemma B.5's quorum). */
     private boolean committedByQuorum(long s, long v) {
-        return CommitQuorum.inView(peers, s, v, config.quorum());
+        return commits.inView(s, v);
     }
 
     /** Algorithm 2, lines 40-41: f+1 COMMITs for the same slot, view and request decide it. */
@@ -525,7 +527,7 @@ final class Agreement {
             }
             return;
         }
-        PeerState pa = CommitQuorum.decided(peers, s, config.quorum());
+        PeerState pa = commits.decided(s);
         if (pa != null) {
             decideWithBatch(s, pa.commitDigest, pa.index(s) * DIGEST_BYTES);
         }

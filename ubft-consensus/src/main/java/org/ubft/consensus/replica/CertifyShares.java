@@ -4,7 +4,6 @@ import org.agrona.DirectBuffer;
 import org.ubft.consensus.wire.Writer;
 
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
@@ -12,47 +11,42 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
  * The CERTIFY shares a replica holds (Algorithm 2, lines 33-36): per table entry (slot mod 2W, the replica's slot
- * table) and signer, the latest verified share, of one view and slot; f+1 matching ones make the certificate PΣ that
- * a COMMIT carries. Beside them, per entry and signer, the CERTIFY last tried (so that no share is verified twice),
- * and this replica's own shares that a later view's displaced ({@link DisplacedOwnShares}: a peer sealing an earlier
- * view may need them, Algorithm 3 line 5).
+ * table) and signer, the latest verified share, of one view and slot; f+1 matching ones ({@link MatchingQuorum}, one
+ * group per entry) make the certificate PΣ that a COMMIT carries. Beside them, per entry and signer, the CERTIFY last
+ * tried (so that no share is verified twice), and this replica's own shares that a later view's displaced ({@link
+ * DisplacedOwnShares}: a peer sealing an earlier view may need them, Algorithm 3 line 5).
  *
  * <p>Fixed memory: 2W · n entries of (view, slot, digest, signature), and the displaced shares.
  */
 final class CertifyShares {
     private final int n;
     private final int self;
-    /** Per share (entry · n + signer): its view + 1 (0: none) and slot. */
-    private final long[] view;
-    private final long[] slot;
-    /** Per share: the view + 1 and slot of the CERTIFY last tried (verified, or handed off to be). */
+    /** Per entry (group) and signer: the share's value (view, slot, digest), counted for f+1 matching. */
+    private final MatchingQuorum held;
+    /** Per share (entry · n + signer): the view + 1 and slot of the CERTIFY last tried (verified, or handed off to be). */
     private final long[] triedView;
     private final long[] triedSlot;
-    private final byte[] digest;
     private final byte[] signature;
     private final DisplacedOwnShares displacedOwn;
 
-    CertifyShares(int table, int n, int self) {
+    CertifyShares(int table, int n, int quorum, int self) {
         this.n = n;
         this.self = self;
-        view = new long[table * n];
-        slot = new long[table * n];
+        held = new MatchingQuorum(table, n, quorum);
         triedView = new long[table * n];
         triedSlot = new long[table * n];
-        digest = new byte[table * n * DIGEST_BYTES];
         signature = new byte[table * n * SIGNATURE_BYTES];
         displacedOwn = new DisplacedOwnShares(table, DIGEST_BYTES, SIGNATURE_BYTES);
     }
 
     /** Forgets the shares of entry i: it now holds another slot (its displaced own shares stay, keyed by slot). */
     void clear(int i) {
-        Arrays.fill(view, i * n, i * n + n, 0);
+        held.forgetGroup(i);
     }
 
     /** Whether {@code signer}'s share of (v, s) is held at entry i (whatever its digest). */
     boolean holds(int i, int signer, long v, long s) {
-        int share = i * n + signer;
-        return view[share] == v + 1 && slot[share] == s;
+        return held.holds(i, signer, v, s);
     }
 
     /** Whether {@code signer}'s CERTIFY of (v, s) was tried already. */
@@ -75,11 +69,9 @@ final class CertifyShares {
 
     /** Holds {@code signer}'s verified share of (v, s) over digest {@code d[dAt..]} with signature {@code sig[sigAt..]}. */
     void put(int i, int signer, long v, long s, byte[] d, int dAt, byte[] sig, int sigAt) {
-        int share = displace(i, signer, s);
-        view[share] = v + 1;
-        slot[share] = s;
-        System.arraycopy(d, dAt, digest, share * DIGEST_BYTES, DIGEST_BYTES);
-        System.arraycopy(sig, sigAt, signature, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+        displace(i, signer, s);
+        held.record(i, signer, v, s, d, dAt);
+        System.arraycopy(sig, sigAt, signature, (i * n + signer) * SIGNATURE_BYTES, SIGNATURE_BYTES);
     }
 
     /**
@@ -94,40 +86,28 @@ final class CertifyShares {
             if (holds(i, signer, v, s)) {
                 continue;
             }
-            int share = displace(i, signer, s);
-            view[share] = v + 1;
-            slot[share] = s;
-            System.arraycopy(d, 0, digest, share * DIGEST_BYTES, DIGEST_BYTES);
-            buffer.getBytes(at + 2, signature, share * SIGNATURE_BYTES, SIGNATURE_BYTES);
+            displace(i, signer, s);
+            held.record(i, signer, v, s, d, 0);
+            buffer.getBytes(at + 2, signature, (i * n + signer) * SIGNATURE_BYTES, SIGNATURE_BYTES);
         }
     }
 
     /** Before a share is overwritten: this replica's own one of another view of the same slot is kept. */
-    private int displace(int i, int signer, long s) {
-        int share = i * n + signer;
-        if (signer == self && view[share] != 0 && slot[share] == s) {
-            displacedOwn.keep(i, view[share] - 1, s, digest, share * DIGEST_BYTES, signature,
-                share * SIGNATURE_BYTES);
+    private void displace(int i, int signer, long s) {
+        if (signer == self && held.holds(i, signer) && held.slot(i, signer) == s) {
+            displacedOwn.keep(i, held.id(i, signer), s, held.digests(), held.digestAt(i, signer), signature,
+                (i * n + signer) * SIGNATURE_BYTES);
         }
-        return share;
     }
 
     /** Whether {@code signer}'s share held at entry i is of (v, s) over digest {@code d[at..]}. */
     boolean matches(int i, int signer, long v, long s, byte[] d, int at) {
-        int share = i * n + signer;
-        return view[share] == v + 1 && slot[share] == s
-            && Arrays.equals(digest, share * DIGEST_BYTES, share * DIGEST_BYTES + DIGEST_BYTES, d, at, at + DIGEST_BYTES);
+        return held.matches(i, signer, v, s, d, at);
     }
 
     /** The shares held at entry i of (v, s) over digest {@code d[at..]}, from signers other than {@code except}. */
     int matching(int i, long v, long s, byte[] d, int at, int except) {
-        int matching = 0;
-        for (int q = 0; q < n; q++) {
-            if (q != except && matches(i, q, v, s, d, at)) {
-                matching++;
-            }
-        }
-        return matching;
+        return held.matching(i, v, s, d, at, except);
     }
 
     /**
@@ -136,11 +116,10 @@ final class CertifyShares {
      */
     void write(Writer w, int i, long v, long s, byte[] d, int at, int max, int except) {
         int written = 0;
-        for (int q = 0; q < n && written < max; q++) {
-            if (q != except && matches(i, q, v, s, d, at)) {
-                w.u16(q).bytes(signature, (i * n + q) * SIGNATURE_BYTES, SIGNATURE_BYTES);
-                written++;
-            }
+        for (int q = held.next(i, 0, v, s, d, at, except); q >= 0 && written < max;
+             q = held.next(i, q + 1, v, s, d, at, except)) {
+            w.u16(q).bytes(signature, (i * n + q) * SIGNATURE_BYTES, SIGNATURE_BYTES);
+            written++;
         }
     }
 
@@ -149,11 +128,10 @@ final class CertifyShares {
      * {@code d[dAt..]}, byte for byte: verified already, so a certificate carrying it needs no second check.
      */
     boolean known(int i, int signer, long v, long s, byte[] d, int dAt, DirectBuffer buffer, int at) {
-        int share = i * n + signer;
-        if (view[share] != v + 1 || slot[share] != s || !Arrays.equals(digest, share * DIGEST_BYTES,
-            share * DIGEST_BYTES + DIGEST_BYTES, d, dAt, dAt + DIGEST_BYTES)) {
+        if (!held.matches(i, signer, v, s, d, dAt)) {
             return false;
         }
+        int share = i * n + signer;
         for (int b = 0; b < SIGNATURE_BYTES; b++) {
             if (signature[share * SIGNATURE_BYTES + b] != buffer.getByte(at + b)) {
                 return false;

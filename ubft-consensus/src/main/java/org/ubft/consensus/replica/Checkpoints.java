@@ -91,7 +91,7 @@ final class Checkpoints {
         this.counters = counters;
         this.executor = executor;
         this.host = host;
-        this.shares = new CheckpointShares(n, window);
+        this.shares = new CheckpointShares(n, config.quorum(), window);
         this.stableShares = new UnsafeBuffer(new byte[maxSharesBytes]);
     }
 
@@ -186,9 +186,8 @@ final class Checkpoints {
             counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
             return;
         }
-        shares.put(from, s, digest, signature);
-        if (shares.matching(s, digest) < config.quorum()) {
-            return;
+        if (!shares.put(from, s, digest, signature)) {
+            return; // short of f+1 matching shares
         }
         UnsafeBuffer certificate = new UnsafeBuffer(new byte[maxSharesBytes]);
         int length = shares.certificate(s, digest, config.quorum(), certificate);

@@ -63,6 +63,7 @@ final class GapRecovery {
     private final int maxBatchBytes;
     private final SlotTable slots;
     private final PeerState[] peers;
+    private final CommitQuorum commits;
     private final ByzantineChecks checks;
     private final ChargedCrypto crypto;
     private final ReplicaOutput out;
@@ -106,6 +107,7 @@ final class GapRecovery {
         this.maxBatchBytes = config.maxBatchBytes();
         this.slots = slots;
         this.peers = peers;
+        this.commits = new CommitQuorum(peers, config.quorum());
         this.checks = checks;
         this.crypto = crypto;
         this.out = out;
@@ -196,7 +198,7 @@ final class GapRecovery {
             int i = slots.indexIfCurrent(s);
             if (i >= 0 && slots.sentWillCommit[i] == view && slots.sentCommit[i] != view && slots.prepView[i] == view
                 && matchingShares(i, slots.prepDigest, i * DIGEST_BYTES) < config.quorum()
-                && !CommitQuorum.inView(peers, s, view, config.quorum())) {
+                && !commits.inView(s, view)) {
                 work += askForCertificate(s, slots.prepDigest, i * DIGEST_BYTES, now, retry);
             }
         }
@@ -217,12 +219,10 @@ final class GapRecovery {
         if (i >= 0 && slots.decided[i]) {
             return false;
         }
-        for (PeerState pa : peers) {
-            if (pa.hasCommit(s) && CommitQuorum.matching(peers, s, pa) >= config.quorum()
-                && !CommitQuorum.batchAmong(peers, s, pa)) {
-                System.arraycopy(pa.commitDigest, pa.index(s) * DIGEST_BYTES, into, 0, DIGEST_BYTES);
-                return true;
-            }
+        PeerState pa = commits.decidedWithoutBatch(s);
+        if (pa != null) {
+            System.arraycopy(pa.commitDigest, pa.index(s) * DIGEST_BYTES, into, 0, DIGEST_BYTES);
+            return true;
         }
         long view = host.view();
         PeerState leader = peers[checks.leader(view)];

@@ -11,23 +11,36 @@ import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
 import org.ubft.consensus.wire.RequestNumbers;
 
-
 import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
- * One consensus replica (paper §5, Algorithms 2-5), sans-IO (docs/design.md §3.1): single-threaded, inputs are the
- * {@code on*} methods and {@link #doWork()}, outputs go through {@link ReplicaOutput}; time only from the injected
- * clock; every table is sized at construction from {@link ReplicaConfig}.
+ * One consensus replica (paper §5, Algorithms 2-5), sans-IO (docs/design.md §3.1 and §8): single-threaded; every
+ * table is sized at construction from {@link ReplicaConfig}. Its inputs, each one method with its own shape:
+ * <ul>
+ *   <li>a message: {@link #onCtbcastDeliver} (p's stream in FIFO order: PREPARE, COMMIT, CHECKPOINT, SEAL_VIEW,
+ *       NEW_VIEW), {@link #onCtbcastGap} (a tail-validity gap in it), {@link #onTbcastDeliver} (WILL_CERTIFY,
+ *       WILL_COMMIT, CERTIFY, CERTIFY-CHECKPOINT), {@link #onDirect} (point to point), {@link #onClientRequest};</li>
+ *   <li>a signature checked off the agent thread: the message again with its verdict ({@link DeferredChecks});</li>
+ *   <li>a hint from the layers below: {@link #onEquivocationProven}, {@link #onConnectionLost};
+ *       {@link #onStateFetched} (state transfer's answer);</li>
+ *   <li>the tick: {@link #doWork()} (proposals; every 50 µs, the timers).</li>
+ * </ul>
+ * Outputs go through {@link ReplicaOutput} only. Time comes only from the injected clock, read at the input being
+ * handled (virtual in the simulator, which makes a run a function of its seed). There is no single {@code
+ * step(input)} in the style of etcd's raft: the callers know each input's kind statically, and a union input (a
+ * flyweight or records) would add a store and a dispatch per message and lose the compile-time shapes for no caller's
+ * benefit; and a replica cannot take time from ticks alone without changing when its handlers act.
  *
  * <p>The protocol lives in parts named after the paper (docs/design.md §8): {@link Proposer} (Algorithm 2, lines
  * 14-17), {@link Agreement} (lines 18-41), {@link Checkpoints} (lines 43-61), {@link ViewChange} and {@link
  * LeaderSuspicion} (Algorithm 3), {@link Summaries} (Algorithm 4), {@link NewViewCheck} and {@link ByzantineChecks}
  * (Algorithm 5), with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution in order, replies), {@link
  * GapRecovery} (what a replica knows by digest only), {@link CtbcastOutbox} (its own stream) and {@link DeferredChecks}
- * (signatures checked off the agent thread). This class routes the inputs to them, runs the tick and restarts; the
- * parts call back through {@link ReplicaHooks}.
+ * (signatures checked off the agent thread); every "f+1 matching from distinct replicas" is one {@link
+ * MatchingQuorum}. This class routes the inputs to them, runs the tick and restarts; the parts call back through {@link
+ * ReplicaHooks}.
  *
  * <p>Beyond the paper's pseudocode: the slow path starts per slot on a timeout adapted to the fast path's decision
  * times (the paper's implementation, §4.2); requests execute at most once and in each client's order, a restarted
@@ -105,7 +118,7 @@ public final class Replica {
         this.maxBatchBytes = config.maxBatchBytes();
         this.maxSharesBytes = 1 + n * SHARE_BYTES;
 
-        slots = new SlotTable(window, n, self, maxBatchBytes);
+        slots = new SlotTable(window, n, config.quorum(), self, maxBatchBytes);
 
         peers = new PeerState[n];
         for (int p = 0; p < n; p++) {
@@ -458,7 +471,7 @@ public final class Replica {
             return 1;
         }
         for (long s = checkpoints.seq(); s < checkpoints.seq() + window; s++) {
-            int i = slotIndexIfCurrent(s);
+            int i = slots.indexIfCurrent(s);
             if (i >= 0 && slots.prepView[i] == views.view() && slots.sentCommit[i] != views.view()) {
                 agreement.maybeCommit(s);
             }
@@ -467,22 +480,6 @@ public final class Replica {
         views.tryNewView();
         return 1;
     }
-
-    // ------------------------------------------------------------------------------------------------ helpers
-
-    private boolean isLeader() {
-        return checks.leader(views.view()) == self;
-    }
-
-    /** The table index of slot s, claiming the entry for s if it held an older slot ({@link SlotTable#claim}). */
-    private int slot(long s) {
-        return slots.claim(s);
-    }
-
-    private int slotIndexIfCurrent(long s) {
-        return slots.indexIfCurrent(s);
-    }
-
 
     // ------------------------------------------------------------------------------------------------ observers
 
@@ -521,7 +518,7 @@ public final class Replica {
      * read-only observer (the simulator's adversaries time their steps on it); false for a slot outside the table.
      */
     public boolean sentWillCommit(long s) {
-        int i = s < 0 ? -1 : slotIndexIfCurrent(s);
+        int i = s < 0 ? -1 : slots.indexIfCurrent(s);
         return i >= 0 && slots.sentWillCommit[i] == views.view();
     }
 
@@ -575,7 +572,6 @@ public final class Replica {
         return budget.streamRefused(broadcaster);
     }
 
-
     public ReplicaConfig config() {
         return config;
     }
@@ -612,7 +608,7 @@ public final class Replica {
             b.append(c).append(':').append(last).append(intake.pending().holds(c, last + 1) ? "+pending" : "").append(' ');
         }
         b.append("progress_ago=").append(clock.nanoTime() - executor.lastProgress()).append('}');
-        int i = slotIndexIfCurrent(executor.nextExec());
+        int i = slots.indexIfCurrent(executor.nextExec());
         if (i >= 0) {
             b.append(" slot ").append(executor.nextExec()).append("{prepared_in=").append(slots.prepView[i]).append(" endorsed=")
                 .append(slots.endorsed[i]).append(" decided=").append(slots.decided[i]).append('}');

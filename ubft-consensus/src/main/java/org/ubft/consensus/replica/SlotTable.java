@@ -72,7 +72,7 @@ final class SlotTable {
     /** The CERTIFY shares held per entry and signer. */
     final CertifyShares shares;
 
-    SlotTable(int window, int n, int self, int maxBatchBytes) {
+    SlotTable(int window, int n, int quorum, int self, int maxBatchBytes) {
         this.table = 2 * window;
         this.maxBatchBytes = maxBatchBytes;
         slotNo = new long[table];
@@ -105,7 +105,7 @@ final class SlotTable {
         decided = new boolean[table];
         decidedLength = new int[table];
         decidedBatch = new UnsafeBuffer(new byte[Math.multiplyExact(table, maxBatchBytes)]);
-        shares = new CertifyShares(table, n, self);
+        shares = new CertifyShares(table, n, quorum, self);
     }
 
     /** The entry of slot s, claimed for s (every column reset) if it held another slot. */

@@ -10,7 +10,6 @@ import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
 import org.ubft.consensus.wire.Writer;
 
-import java.util.Arrays;
 
 import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
@@ -80,12 +79,15 @@ final class Summaries {
     private long summaryK = -1;
     private final UnsafeBuffer summary;
     private int summaryLength;
-    /** Shares about this replica's state, per (signer, bucket = (k / (t/2)) mod 2): double buffering. */
-    private final long[] shareK;
+    /**
+     * Shares about this replica's state, per (signer, bucket = (k / (t/2)) mod 2): double buffering. Their values
+     * (k, digest of the state) are counted for f+1 matching ({@link MatchingQuorum}, one group per bucket); signatures
+     * and states are kept at (signer · 2 + bucket).
+     */
+    private final MatchingQuorum shares;
     /** Per (replica, bucket): the identifier of the CERTIFY_SUMMARY last verified; per replica, of its SUMMARY. */
     private final long[] shareTriedK;
     private final long[] summaryTriedK;
-    private final byte[] shareDigest;
     private final byte[] shareSig;
     private final int[] shareStateLength;
     private final UnsafeBuffer shareState;
@@ -129,11 +131,9 @@ final class Summaries {
         this.host = host;
         this.scratch = new UnsafeBuffer(new byte[16]); // SUMMARY_REQUEST, SHARES_REQUEST
         this.summary = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
-        this.shareK = new long[2 * n];
+        this.shares = new MatchingQuorum(2, n, quorum);
         this.shareTriedK = new long[2 * n];
         this.summaryTriedK = new long[n];
-        Arrays.fill(shareK, -1);
-        this.shareDigest = new byte[2 * n * DIGEST_BYTES];
         this.shareSig = new byte[2 * n * SIGNATURE_BYTES];
         this.shareStateLength = new int[2 * n];
         this.shareState = new UnsafeBuffer(new byte[Math.multiplyExact(2 * n, maxStateBytes)]);
@@ -217,8 +217,9 @@ final class Summaries {
         if (k > ownK || firstOwnK < 0 || k < firstOwnK) {
             return; // about a message this run of the replica did not send (an earlier run's)
         }
-        int e = from * 2 + (int) ((k / half) & 1);
-        if (shareK[e] == k || (shareTriedK[e] == k && !crypto.holdsVerdict())) {
+        int bucket = (int) ((k / half) & 1);
+        int e = from * 2 + bucket;
+        if (shares.holds(bucket, from, k, 0) || (shareTriedK[e] == k && !crypto.holdsVerdict())) {
             counters.drop(Drop.DUPLICATE); // one share per replica and identifier, verified once
             return;
         }
@@ -236,38 +237,28 @@ final class Summaries {
             counters.drop(crypto.refusedLast() ? Drop.OVER_BUDGET : Drop.BAD_SIGNATURE);
             return;
         }
-        shareK[e] = k;
-        System.arraycopy(digest, 0, shareDigest, e * DIGEST_BYTES, DIGEST_BYTES);
         System.arraycopy(signature, 0, shareSig, e * SIGNATURE_BYTES, SIGNATURE_BYTES);
         shareStateLength[e] = stateLength;
         shareState.putBytes(e * maxStateBytes, buffer, stateAt, stateLength);
-        tryForm(e);
+        if (shares.record(bucket, from, k, 0, digest, 0)) {
+            form(from, bucket, k);
+        }
     }
 
-    private void tryForm(int e) {
-        int bucket = e & 1;
-        long k = shareK[e];
-        int matching = 0;
-        for (int q = 0; q < n; q++) {
-            int eq = q * 2 + bucket;
-            if (shareK[eq] == k && Arrays.equals(shareDigest, eq * 32, eq * 32 + 32, shareDigest, e * 32, e * 32 + 32)) {
-                matching++;
-            }
-        }
-        if (matching < quorum) {
-            return;
-        }
-        // line 8: the SUMMARY, kept to hand to replicas that ask for it
+    /** Line 8: f+1 shares of identifier k match {@code from}'s (in {@code bucket}): the SUMMARY. */
+    private void form(int from, int bucket, long k) {
+        // kept to hand to replicas that ask for it
         boolean wasBlocked = !mayBroadcast();
+        int e = from * 2 + bucket;
         writer.wrap(summary, 0).u8(ConsensusWire.SUMMARY).u16(self).i64(k).i32(shareStateLength[e])
             .bytes(shareState, e * maxStateBytes, shareStateLength[e]).u8(quorum);
+        byte[] digests = shares.digests();
+        int d = shares.digestAt(bucket, from);
         int signers = 0;
-        for (int q = 0; q < n && signers < quorum; q++) {
-            int eq = q * 2 + bucket;
-            if (shareK[eq] == k && Arrays.equals(shareDigest, eq * 32, eq * 32 + 32, shareDigest, e * 32, e * 32 + 32)) {
-                writer.u16(q).bytes(shareSig, eq * SIGNATURE_BYTES, SIGNATURE_BYTES);
-                signers++;
-            }
+        for (int q = shares.next(bucket, 0, k, 0, digests, d, MatchingQuorum.NOBODY); q >= 0 && signers < quorum;
+             q = shares.next(bucket, q + 1, k, 0, digests, d, MatchingQuorum.NOBODY)) {
+            writer.u16(q).bytes(shareSig, (q * 2 + bucket) * SIGNATURE_BYTES, SIGNATURE_BYTES);
+            signers++;
         }
         summaryLength = writer.length();
         summaryK = k;

@@ -69,6 +69,7 @@ final class ViewChange {
     private final int n;
     private final int window;
     private final PeerState[] peers;
+    private final CommitQuorum commits;
     private final SlotTable slots;
     private final ByzantineChecks checks;
     private final ChargedCrypto crypto;
@@ -111,6 +112,7 @@ final class ViewChange {
         this.n = config.n();
         this.window = config.window();
         this.peers = peers;
+        this.commits = new CommitQuorum(peers, config.quorum());
         this.slots = slots;
         this.checks = checks;
         this.crypto = crypto;
@@ -345,7 +347,7 @@ final class ViewChange {
 
     /** Whether f+1 replicas' COMMITs for slot s in view v, with one digest, were delivered here (Lemma B.5's quorum). */
     private boolean committedByQuorum(long s, long v) {
-        return CommitQuorum.inView(peers, s, v, config.quorum());
+        return commits.inView(s, v);
     }
 
     /** Algorithm 3, line 8: CTBcast-dlvr ⟨SEAL_VIEW, v⟩ from p. */

@@ -24,7 +24,7 @@ class CertifySharesTest {
 
     @Test
     void sharesMatchOnlyTheirViewSlotAndDigestAndTheAskerIsLeftOut() {
-        CertifyShares shares = new CertifyShares(8, N, SELF);
+        CertifyShares shares = new CertifyShares(8, N, 2, SELF);
         byte[] a = filled(32, 1);
         byte[] b = filled(32, 2);
         shares.put(3, 0, 5, 11, a, 0, filled(64, 10), 0);
@@ -42,7 +42,7 @@ class CertifySharesTest {
 
     @Test
     void writeWritesAtMostMaxSharesInSignerOrder() {
-        CertifyShares shares = new CertifyShares(8, N, SELF);
+        CertifyShares shares = new CertifyShares(8, N, 2, SELF);
         byte[] a = filled(32, 1);
         for (int q = N - 1; q >= 0; q--) {
             shares.put(2, q, 0, 2, a, 0, filled(64, 20 + q), 0);
@@ -59,7 +59,7 @@ class CertifySharesTest {
 
     @Test
     void theOwnShareOfAnEarlierViewIsKeptWhenALaterViewDisplacesItOthersAreNot() {
-        CertifyShares shares = new CertifyShares(8, N, SELF);
+        CertifyShares shares = new CertifyShares(8, N, 2, SELF);
         byte[] a = filled(32, 1);
         shares.put(4, SELF, 0, 12, a, 0, filled(64, 30), 0);
         shares.put(4, 0, 0, 12, a, 0, filled(64, 31), 0);
@@ -78,7 +78,7 @@ class CertifySharesTest {
 
     @Test
     void aCertificatesSharesAreKeptUnlessHeldAndKnownOnlyByteForByte() {
-        CertifyShares shares = new CertifyShares(8, N, SELF);
+        CertifyShares shares = new CertifyShares(8, N, 2, SELF);
         byte[] a = filled(32, 1);
         shares.put(1, 0, 2, 9, a, 0, filled(64, 40), 0);
         UnsafeBuffer cert = new UnsafeBuffer(new byte[2 * 66]);
@@ -95,7 +95,7 @@ class CertifySharesTest {
 
     @Test
     void aTryIsRecordedPerSignerViewAndSlotAndCanBeUndone() {
-        CertifyShares shares = new CertifyShares(8, N, SELF);
+        CertifyShares shares = new CertifyShares(8, N, 2, SELF);
         assertFalse(shares.tried(5, 2, 7, 13));
         shares.markTried(5, 2, 7, 13);
         assertTrue(shares.tried(5, 2, 7, 13));

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 class SlotTableTest {
     @Test
     void claimingAnEntryForAnotherSlotResetsEveryColumnAndTheSameSlotKeepsThem() {
-        SlotTable t = new SlotTable(4, 3, 0, 32); // 8 entries
+        SlotTable t = new SlotTable(4, 3, 2, 0, 32); // 8 entries
         assertEquals(-1, t.indexIfCurrent(9));
         int i = t.claim(9);
         assertEquals(1, i);
