@@ -89,7 +89,7 @@ public final class Replica {
     private final LeaderSuspicion suspicion;
     private final ReplicaHooks hooks = new ReplicaHooks();
     private final DeferredChecks deferredChecks;
-    private final StreamChecks streams;
+    private final CtbcastInbox inbox;
     private final Restarts restarts;
     private StateTransferPort transfer = StateTransferPort.NONE;
 
@@ -129,7 +129,7 @@ public final class Replica {
             new Summaries.Host() {
                 @Override
                 public void process(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
-                    processCtbcast(p, k, buffer, offset, length);
+                    inbox.process(p, k, buffer, offset, length);
                 }
 
                 @Override
@@ -152,22 +152,10 @@ public final class Replica {
 
         hooks.wire(config, self, slots, checks, views, checkpoints, executor, intake, agreement, proposer, gaps, outbox);
         deferredChecks = new DeferredChecks(this, this.crypto);
-        streams = new StreamChecks(n, self, config.quorum(), maxCtbcastBytes(config), new StreamChecks.Host() {
-            @Override
-            public void deliver(int from, long k, DirectBuffer buffer, int offset, int length) {
-                Replica.this.crypto.charge(from);
-                deliverNow(from, k, buffer, offset, length);
-            }
-
-            @Override
-            public void gap(int from, long fromK, long toK) {
-                summaries.onGap(from, fromK, toK);
-            }
-        });
-        this.crypto.streamChecks(streams);
-        agreement.streamChecks(streams);
+        inbox = new CtbcastInbox(config, self, peers, this.crypto, counters, summaries, agreement, checkpoints, views,
+            reader, maxCtbcastBytes(config));
         restarts = new Restarts(config, self, this.crypto, checks, counters, slots, peers, summaries, outbox, intake,
-            executor, proposer, checkpoints, views, send, this::processCtbcast);
+            executor, proposer, checkpoints, views, send, inbox::process);
         checkpoints.initial(peers); // Algorithm 2, line 6: the initial checkpoint, certified by definition
     }
 
@@ -215,72 +203,12 @@ public final class Replica {
 
     /** CTBcast delivered message {@code k} of broadcaster {@code from}, in FIFO order (FifoDelivery). */
     public void onCtbcastDeliver(int from, long k, DirectBuffer buffer, int offset, int length) {
-        crypto.charge(from >= 0 && from < n ? from : -1);
-        if (from < 0 || from >= n || length < 1) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        if (!streams.holdMessage(from, k, buffer, offset, length)) { // behind a COMMIT whose checks are out
-            deliverNow(from, k, buffer, offset, length);
-        }
+        inbox.onDeliver(from, k, buffer, offset, length);
     }
 
-    private void deliverNow(int from, long k, DirectBuffer buffer, int offset, int length) {
-        PeerState p = peers[from];
-        if (k <= p.lastK) {
-            return; // covered by a summary already applied (Algorithm 4, line 16)
-        }
-        if (p.afterGap) {
-            summaries.hold(p, k, buffer, offset, length);
-            return;
-        }
-        streams.handling(from, true);
-        try {
-            processCtbcast(p, k, buffer, offset, length);
-        } finally {
-            streams.handled();
-        }
-    }
-
-    /**
-     * p's message k, in FIFO order after everything state[p] reflects. Its signatures are verified whatever p's budget
-     * holds ({@link ChargedCrypto#chargeStream}): whether p's message counts must be a function of the message and
-     * state[p] alone, the same at every correct receiver (Lemma A.2 gives them the same messages; a budget refusal at
-     * one would make their state[p] differ), and p's CTBcast messages are bounded by CTBcast itself (at most t past its
-     * latest summary, which f+1 replicas certify).
-     */
-    private void processCtbcast(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
-        crypto.chargeStream(p.replica);
-        reader.wrap(buffer, offset + 1, length - 1);
-        streams.enter(p.replica);
-        try {
-            switch (buffer.getByte(offset) & 0xFF) {
-                case ConsensusWire.PREPARE -> agreement.onPrepare(p, buffer, reader);
-                case ConsensusWire.COMMIT -> agreement.onCommit(p, buffer, reader);
-                case ConsensusWire.CHECKPOINT -> checkpoints.onCheckpointMessage(p, buffer, reader);
-                case ConsensusWire.SEAL_VIEW -> views.onSealView(p, reader);
-                case ConsensusWire.NEW_VIEW -> views.onNewView(p, buffer, reader);
-                default -> counters.drop(Drop.UNKNOWN_TYPE);
-            }
-            if (streams.parkedNow()) {
-                streams.keepParked(p.replica, k, buffer, offset, length); // handled again with its verdicts
-                return;
-            }
-        } finally {
-            streams.exit();
-        }
-        summaries.delivered(p, k); // Algorithm 4, lines 1-2
-    }
-
-    /**
-     * FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} (tail-validity gap). Without those
-     * messages this replica cannot run Algorithm 5's checks on {@code from}'s later messages: it holds them until a
-     * SUMMARY of {@code from} covers the gap (Algorithm 4, lines 11-16, {@link Summaries}).
-     */
+    /** FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} ({@link CtbcastInbox#onGap}). */
     public void onCtbcastGap(int from, long fromK, long toK) {
-        if (from >= 0 && from < n && toK > fromK && !streams.holdGap(from, fromK, toK)) {
-            summaries.onGap(from, fromK, toK);
-        }
+        inbox.onGap(from, fromK, toK);
     }
 
     /**
@@ -351,7 +279,7 @@ public final class Replica {
 
     /** Peers' CTBcast COMMIT certificates, checked off the agent thread when the runtime plugs in a port. */
     public StreamChecks streamChecks() {
-        return streams;
+        return inbox.streams();
     }
 
     /** The two passes of a signature check done off the agent thread ({@link DeferredChecks}). */

@@ -93,6 +93,12 @@ final class OffThreadChecks implements AutoCloseable {
             + " client_checks_not_done=" + clients.notChecked());
     }
 
+    /** CTBcast's SIGNED and register checks done on the workers ({@code consensus.signature.workers}), if any. */
+    static String describeCtbcast(CryptoService ctbcastCrypto) {
+        return ctbcastCrypto instanceof org.ubft.common.crypto.PerSignerCryptoService s
+            ? " ctbcast_checks_off_thread=" + s.routedVerifications() : "";
+    }
+
     @Override
     public void close() {
         if (ownPool != null) {

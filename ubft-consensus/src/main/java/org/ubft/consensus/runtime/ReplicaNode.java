@@ -531,7 +531,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " signature_checks=" + replica.signatureChecks() + " checks_on_agent_thread="
             + replica.signatureChecksOnThread()
             + " signature_checks_by={" + signatureChecksBy() + "}"
-            + checks.describe() + ctbcastChecksOffThread()
+            + checks.describe() + OffThreadChecks.describeCtbcast(ctbcast.signatures().service())
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
             + " ctbcast_gaps=" + fifo.skipped() + " ctbcast_holes_asked=" + fifo.holesAsked()
@@ -543,12 +543,6 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " client_malformed=" + clientLinks.malformed() + " direct_in={" + byType(directIn) + "} direct_out={"
             + byType(directOut) + "} ctbcast={" + ctbcast.counters() + "}"
             + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
-    }
-
-    /** CTBcast's SIGNED and register checks done on the workers ({@code consensus.signature.workers}), if any. */
-    private String ctbcastChecksOffThread() {
-        return ctbcast.signatures().service() instanceof org.ubft.common.crypto.PerSignerCryptoService s
-            ? " ctbcast_checks_off_thread=" + s.routedVerifications() : "";
     }
 
     /** Per peer: the signature checks its messages caused here, and how many its budget refused (r0=12/0,...). */
