@@ -24,8 +24,8 @@ public final class RandomAdversary {
     public enum Kind {
         SILENT, FORGER, MUTATOR, FLOOD, STOP_AFTER_WILL_COMMIT, EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS,
         CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS,
-        /** This and the next drawn only by {@link #chooseAny} (adversary-mixed): adversary-random keeps its draws. */
-        ALWAYS_COMPLAIN, FORGED_THEN_GENUINE
+        /** This and the next ones drawn only by {@link #chooseAny} (adversary-mixed): adversary-random keeps its draws. */
+        ALWAYS_COMPLAIN, FORGED_THEN_GENUINE, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS
     }
 
     /** How many of the first {@link Kind}s {@link #choose} draws from: those before {@link Kind#ALWAYS_COMPLAIN}. */
@@ -67,7 +67,7 @@ public final class RandomAdversary {
         Kind k = Kind.values()[random.nextInt(kinds)];
         int slot = switch (k) {
             case EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL,
-                AMNESIAC_FORKS -> 0;
+                AMNESIAC_FORKS, FORGED_REQUEST_LEADER -> 0;
             case SILENT_AT_VIEW_CHANGE -> 1; // the leader of view 1, silent as view 0 ends
             default -> random.nextInt(slots.length);
         };
@@ -89,6 +89,9 @@ public final class RandomAdversary {
             case AMNESIAC_FORKS -> new Amnesiac(SimCluster.Disk.WIPED, Amnesiac.Mode.FORKS);
             case ALWAYS_COMPLAIN -> new AlwaysComplain(from, 500_000 + random.nextLong(2_000_000));
             case FORGED_THEN_GENUINE -> new ForgedThenGenuine(from);
+            case FORGED_REQUEST_LEADER -> new ForgedRequestLeader(from);
+            case SIGN_EVERYTHING -> new SignEverything(from, false);
+            case SIGN_EVERYTHING_NO_LOCKS -> new SignEverything(from, true);
         };
         chosenSlot = slot;
         kind = k;

@@ -7,8 +7,8 @@ import org.ubft.sim.ClientContext;
 /**
  * A Byzantine client whose strategy the client's seeded random stream picks when the run wires it: a hole in its
  * request numbers ({@link GapClient}), replays of old numbers with new payloads ({@link ReplayingClient}), a different
- * request under one number per replica ({@link EquivocatingClient}), or requests to the leader of view 0 only
- * ({@link LeaderOnlyClient}), each from virtual time {@code from} on. For the adversary-mixed scenarios, which combine
+ * request under one number per replica ({@link EquivocatingClient}), signed requests with forged signatures
+ * ({@link ForgingClient}), or requests to the leader of view 0 only ({@link LeaderOnlyClient}), each from virtual time {@code from} on. For the adversary-mixed scenarios, which combine
  * it with a Byzantine replica.
  */
 public final class RandomClient implements ClientBehaviour {
@@ -26,10 +26,11 @@ public final class RandomClient implements ClientBehaviour {
 
     @Override
     public ClientCore.Port wrapPort(ClientCore.Port port, ClientContext client) {
-        chosen = switch (client.random().nextInt(4)) {
+        chosen = switch (client.random().nextInt(5)) {
             case 0 -> new GapClient(from);
             case 1 -> new ReplayingClient(from);
             case 2 -> new EquivocatingClient(from);
+            case 3 -> new ForgingClient(from);
             default -> new LeaderOnlyClient(0, from);
         };
         return chosen.wrapPort(port, client);
