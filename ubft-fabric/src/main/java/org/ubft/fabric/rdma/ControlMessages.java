@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
  * <pre>
  * private data: magic u32 | version u16 | 0 u16 | node id i32                     (12 bytes)
  * LOOKUP:       type u8 = 1 | 0 u8 u16 | region id i32                            (8 bytes)
- * GRANT:        type u8 = 2 | granted u8 | 0 u16 | region id i32 | length i32 | rkey i32 | address i64 (24 bytes)
+ * GRANT:        type u8 = 2 | right u8 (0 none, 1 read, 2 read-write) | 0 u16 | region id i32 | length i32 | rkey i32 | address i64 (24 bytes)
  * </pre>
  */
 final class ControlMessages {
@@ -71,10 +71,15 @@ final class ControlMessages {
         return b.getInt(index + 4, ORDER);
     }
 
-    static void putGrant(MutableDirectBuffer b, int index, int regionId, boolean granted, int length, int rkey,
+    static final byte RIGHT_NONE = 0;
+    static final byte RIGHT_READ = 1;
+    static final byte RIGHT_READ_WRITE = 2;
+
+    static void putGrant(MutableDirectBuffer b, int index, int regionId, byte right, int length, int rkey,
                          long address) {
+        boolean granted = right != RIGHT_NONE;
         b.putByte(index, GRANT);
-        b.putByte(index + 1, (byte) (granted ? 1 : 0));
+        b.putByte(index + 1, right);
         b.putShort(index + 2, (short) 0, ORDER);
         b.putInt(index + 4, regionId, ORDER);
         b.putInt(index + 8, granted ? length : 0, ORDER);
@@ -83,12 +88,13 @@ final class ControlMessages {
     }
 
     static boolean isGrant(DirectBuffer b, int index, int length) {
-        return length == GRANT_LENGTH && b.getByte(index) == GRANT && (b.getByte(index + 1) & 0xFE) == 0
+        byte right = b.getByte(index + 1);
+        return length == GRANT_LENGTH && b.getByte(index) == GRANT && right >= RIGHT_NONE && right <= RIGHT_READ_WRITE
             && b.getInt(index + 8, ORDER) >= 0;
     }
 
-    static boolean granted(DirectBuffer b, int index) {
-        return b.getByte(index + 1) == 1;
+    static byte grantRight(DirectBuffer b, int index) {
+        return b.getByte(index + 1);
     }
 
     static int grantRegion(DirectBuffer b, int index) {

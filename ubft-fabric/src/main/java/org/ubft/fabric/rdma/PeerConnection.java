@@ -39,6 +39,7 @@ final class PeerConnection implements WorkCompletionHandler {
         long address;
         int length;
         int rkey;
+        boolean writable;
     }
 
     private final RdmaFabric fabric;
@@ -153,7 +154,9 @@ final class PeerConnection implements WorkCompletionHandler {
             }
             if (r.state == REFUSED) {
                 ops.finish(slot, Status.ACCESS_DENIED);
-            } else if (!OperationGuard.inBounds(ops.offset[slot], ops.length[slot], r.length)) {
+            } else if (!OperationGuard.inBounds(ops.offset[slot], ops.length[slot], r.length)
+                || (ops.kind[slot] == OperationTable.WRITE && !r.writable)) {
+                // refused here rather than by the owner's NIC, which would fail the whole queue pair
                 ops.finish(slot, Status.ACCESS_DENIED);
             } else {
                 post(slot, r);
@@ -314,7 +317,9 @@ final class PeerConnection implements WorkCompletionHandler {
         if (r == null || r.state != LOOKING) {
             return false;
         }
-        if (ControlMessages.granted(view, at)) {
+        byte right = ControlMessages.grantRight(view, at);
+        if (right != ControlMessages.RIGHT_NONE) {
+            r.writable = right == ControlMessages.RIGHT_READ_WRITE;
             r.address = ControlMessages.grantAddress(view, at);
             r.length = ControlMessages.grantLength(view, at);
             r.rkey = ControlMessages.grantRkey(view, at);

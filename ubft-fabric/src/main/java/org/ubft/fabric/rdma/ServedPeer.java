@@ -157,7 +157,9 @@ final class ServedPeer implements WorkCompletionHandler {
         if (r == null) {
             counters.increment(Counter.LOOKUPS_REFUSED);
         }
-        ControlMessages.putGrant(control.view(), control.sendOffset(slot), (int) regionId, r != null,
+        byte right = r == null ? ControlMessages.RIGHT_NONE
+            : r == region.readWrite() ? ControlMessages.RIGHT_READ_WRITE : ControlMessages.RIGHT_READ;
+        ControlMessages.putGrant(control.view(), control.sendOffset(slot), (int) regionId, right,
             region == null ? 0 : region.length(), r == null ? 0 : r.rkey(), r == null ? 0 : r.address());
         control.send(qp, slot, ControlMessages.GRANT_LENGTH);
         return true;
