@@ -95,7 +95,7 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     private OrderFlowOptions flow;
 
-    @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp",
+    @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp|rdma",
             description = "Fabric; selects conf/local-<fabric>.properties unless --config is given (default: ${DEFAULT-VALUE}).")
     private String fabric;
 
@@ -388,7 +388,8 @@ public final class LocalCommand implements Callable<Integer> {
      * cluster creates them the first time.
      */
     private static void ensureKeys(ClusterConfig cluster, PrintWriter out, boolean replicas) {
-        if ((replicas || (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()))
+        if ((replicas || cluster.fabric() == FabricType.RDMA
+            || (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()))
             && !Files.exists(KeyFiles.privateKeyFile(cluster.keysDir(), NodeId.replica(0)))) {
             KeyGenerator.generate(cluster, false);
             out.printf("created the cluster's keys in %s (bin/ubft keygen)%n", cluster.keysDir());
@@ -402,11 +403,11 @@ public final class LocalCommand implements Callable<Integer> {
     /**
      * conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar.
      *
-     * @throws ParameterException for a fabric other than shm and tcp, or if there is no such file
+     * @throws ParameterException for a fabric other than shm, tcp and rdma, or if there is no such file
      */
     public static Path defaultClusterFile(CommandLine cmd, String fabric) {
-        if (!fabric.equals("shm") && !fabric.equals("tcp")) {
-            throw new ParameterException(cmd, "--fabric must be shm or tcp, got '" + fabric + "'");
+        if (!fabric.equals("shm") && !fabric.equals("tcp") && !fabric.equals("rdma")) {
+            throw new ParameterException(cmd, "--fabric must be shm, tcp or rdma, got '" + fabric + "'");
         }
         String name = "conf/local-" + fabric + ".properties";
         Path here = Paths.get(name);

@@ -79,7 +79,7 @@ public final class MemoryNode implements AutoCloseable {
     /** The one line a memory node logs when it is ready to serve. */
     public String readyLine() {
         String where = switch (config.fabric()) {
-            case TCP -> "endpoint=" + config.endpoint(nodeId);
+            case TCP, RDMA -> "endpoint=" + config.endpoint(nodeId);
             case SHM -> "dir=" + config.shmDir();
         };
         return NodeId.toString(nodeId) + " ready: cluster=" + config.clusterName() + " fabric="

@@ -84,7 +84,8 @@ final class ConnectionAgent implements Runnable {
         if (version != seenVersion) {
             seenVersion = version;
             for (ServedPeer p : served) {
-                if (!Access.allows(p.access(), Access.REMOTE_WRITE) && regions.grantsWrite(p.claimedNode())) {
+                if (!Access.allows(p.access(), Access.REMOTE_WRITE) && p.claimedNode() >= 0
+                    && regions.grantsWrite(p.claimedNode())) {
                     p.close(); // the peer reconnects and gets a queue pair that allows its WRITEs
                 }
             }
@@ -102,15 +103,17 @@ final class ConnectionAgent implements Runnable {
     }
 
     private void onRequest(ConnectionRequest request, long now) {
-        int claimed = ControlMessages.claimedNode(request.privateData());
-        if (claimed < 0 || served.size() >= MAX_SERVED) {
+        byte[] privateData = request.privateData();
+        // without private data (DiSNI), the claim comes from the AUTH_HELLO; without keys, it must come from here
+        int claimed = privateData == null && keys != null ? -1 : ControlMessages.claimedNode(privateData);
+        if ((claimed < 0 && privateData != null) || (claimed < 0 && keys == null) || served.size() >= MAX_SERVED) {
             counters.increment(Counter.REFUSED_CONNECTIONS);
             problems.accept(claimed < 0 ? "refused a connection request whose private data is not uBFT-J's"
                 : "refused a connection of " + NodeId.toString(claimed) + ": " + MAX_SERVED + " already served");
             request.reject();
             return;
         }
-        int access = Access.REMOTE_READ | (regions.grantsWrite(claimed) ? Access.REMOTE_WRITE : 0);
+        int access = Access.REMOTE_READ | (claimed < 0 || regions.grantsWrite(claimed) ? Access.REMOTE_WRITE : 0);
         try {
             ServedPeer p = new ServedPeer(regions, counters, request, claimed, access, keys, device,
                 now + handshakeTimeoutNanos);

@@ -6,7 +6,10 @@ package org.ubft.fabric.rdma;
  * posts RECVs on it and accepts.
  */
 public interface ConnectionRequest {
-    /** The private data the peer sent (a copy). */
+    /**
+     * The private data the peer sent (a copy), or null if the binding cannot read it (DiSNI 2.1 does not hand the
+     * passive side a request's private data: the peer's claim then comes from its AUTH_HELLO).
+     */
     byte[] privateData();
 
     /** Creates the queue pair of this connection, in {@link QpState#INIT}, allowing {@code access} remotely. */

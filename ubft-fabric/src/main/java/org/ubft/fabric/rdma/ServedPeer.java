@@ -33,6 +33,7 @@ final class ServedPeer implements WorkCompletionHandler {
     private String problem;
 
     /**
+     * @param claimedNode the node the request's private data names, or -1 if the binding cannot read it
      * @param keys     this node's keys, or null to trust the claimed node id (tests only)
      * @param deadline when the handshake must be over (System.nanoTime)
      */
@@ -129,11 +130,11 @@ final class ServedPeer implements WorkCompletionHandler {
             case AWAIT_AUTH:
                 if (!auth.verifyAuth(view, at, length)) {
                     return refuse(Counter.AUTH_FAILURES,
-                        "the signature of " + NodeId.toString(claimedNode) + " does not verify");
+                        "the signature of " + NodeId.toString(auth.peerNode()) + " does not verify");
                 }
+                node = auth.peerNode(); // the claim, or the hello's id where the binding shows no private data
                 auth.destroy();
                 auth = null;
-                node = claimedNode;
                 state = State.SERVING;
                 return true;
             case SERVING:
