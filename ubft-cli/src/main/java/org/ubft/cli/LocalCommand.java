@@ -17,6 +17,7 @@ import picocli.CommandLine;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.config.FabricType;
+import org.ubft.fabric.Fabrics;
 import org.ubft.common.crypto.KeyFiles;
 import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.memnode.MemoryNode;
@@ -177,6 +178,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, app %s, %s%n", cluster.clusterName(), file,
             cluster.fabric().configName(), app, unreplicated ? "one unreplicated server"
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
+        Fabrics.checkAvailable(cluster, NodeId.memnode(0)); // before starting any process
         ensureKeys(cluster, out, !unreplicated);
         out.flush();
         Path data = streamLogDir();
@@ -261,6 +263,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, app kv, %s%n", cluster.clusterName(), file,
             cluster.fabric().configName(), unreplicated ? "one unreplicated server"
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
+        Fabrics.checkAvailable(cluster, NodeId.memnode(0)); // before starting any process
         ensureKeys(cluster, out, true); // the gateway's client sessions load their keys, unreplicated too
         out.flush();
         List<String> limitArgs = List.of("--kv-max-keys", Integer.toString(limits.maxKeys()), "--kv-max-bytes",
@@ -338,6 +341,7 @@ public final class LocalCommand implements Callable<Integer> {
     private int foundation(Path file, ClusterConfig cluster, PrintWriter out, int bytes) {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, %d memory nodes, 2 of %d replicas in this process%n",
             cluster.clusterName(), file, cluster.fabric().configName(), cluster.memnodeCount(), cluster.n());
+        Fabrics.checkAvailable(cluster, NodeId.memnode(0)); // before starting any process
         ensureKeys(cluster, out, false);
         out.flush();
         int last = cluster.memnodeCount() - 1;

@@ -68,6 +68,22 @@ public final class Fabrics {
     }
 
     /**
+     * Fails at once, with the message that names what is missing and the fix, if {@code nodeId} could not open the
+     * cluster's fabric on this host for want of something outside the cluster file: on {@code rdma}, DiSNI's native
+     * library or an RDMA device that has the node's address. For a launcher that starts several processes, so that it
+     * stops before any of them. Nothing to check on {@code shm} and {@code tcp}.
+     *
+     * @throws org.ubft.fabric.rdma.RdmaUnavailableException naming what is missing
+     */
+    public static void checkAvailable(ClusterConfig config, int nodeId) {
+        if (config.fabric() == org.ubft.common.config.FabricType.RDMA) {
+            org.ubft.fabric.rdma.disni.DisniRequirements.check(System::loadLibrary,
+                org.ubft.fabric.rdma.disni.DisniRequirements.SYSFS, bindAddress(config, nodeId),
+                config.rdma().device(), config.rdma().port(), config.rdma().gidIndex());
+        }
+    }
+
+    /**
      * The rdma fabric: DiSNI on the device that has the node's endpoint address, every connection authenticated
      * with the nodes' keys. Fails with {@link org.ubft.fabric.rdma.RdmaUnavailableException}, naming what is
      * missing (DiSNI's native library, an RDMA device, the configured device, port or GID), before anything opens.

@@ -48,9 +48,12 @@ public final class DisniRequirements {
         try {
             loader.load("disni");
         } catch (UnsatisfiedLinkError | SecurityException e) {
+            String why = e.getMessage() == null || e.getMessage().contains("java.library.path") ? ""
+                : " (" + e.getMessage() + ")";
             missing.add("DiSNI's native library (libdisni.so) cannot be loaded from java.library.path ["
-                + System.getProperty("java.library.path") + "]: " + e.getMessage() + "; build it from DiSNI 2.1's "
-                + "sources against rdma-core (librdmacm, libibverbs) and start with -Djava.library.path=DIR" + SEE);
+                + System.getProperty("java.library.path") + "]" + why + "; build it from DiSNI 2.1's sources against "
+                + "rdma-core (librdmacm, libibverbs) and start the JVM with -Djava.library.path=DIR (bin/ubft: "
+                + "UBFT_JAVA_OPTS=-Djava.library.path=DIR)" + SEE);
         }
         String deviceProblem = deviceProblem(sysfs, endpoint, device, port, gidIndex);
         if (deviceProblem != null) {
