@@ -83,11 +83,13 @@ final class DisniQueuePair implements QueuePair {
         }
     }
 
-    /** The connection parameters of both sides: READs in flight each way, retries, and the private data. */
+    /**
+     * The connection parameters of both sides: transport and RNR retries, and the private data. DiSNI 2.1 refuses to
+     * set the responder resources and initiator depth ("Operation currently not supported"): the READs a queue pair
+     * has in flight at once are what its native code asks for.
+     */
     static RdmaConnParam connectionParameters(ByteBuffer privateData) throws IOException {
         RdmaConnParam p = new RdmaConnParam();
-        p.setResponder_resources((byte) 16);
-        p.setInitiator_depth((byte) 16);
         p.setRetry_count((byte) 7);
         p.setRnr_retry_count((byte) 7);
         if (privateData != null) {
