@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
 final class ConnectionAgent implements Runnable {
     /** Most queue pairs served at once (connected peers and handshakes in progress). */
     static final int MAX_SERVED = 256;
+    /** Connection requests taken per duty cycle (a flood is refused at this rate, the backlog bounds the rest). */
+    static final int MAX_REQUESTS_PER_CYCLE = 32;
 
     private final RdmaDevice device;
     private final RegionDirectory regions;
@@ -67,8 +69,8 @@ final class ConnectionAgent implements Runnable {
     /** One duty cycle; returns the work done. */
     int doWork(long now) {
         int work = 0;
-        ConnectionRequest request = device.nextConnectionRequest();
-        if (request != null) {
+        ConnectionRequest request;
+        for (int i = 0; i < MAX_REQUESTS_PER_CYCLE && (request = device.nextConnectionRequest()) != null; i++) {
             onRequest(request, now);
             work++;
         }

@@ -292,6 +292,13 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         for (PeerConnection p : peers) {
             p.close();
         }
+        for (RdmaRegion r : regions.values()) { // registrations go before the protection domain
+            device.deregister(r.readOnly());
+            if (r.readWrite() != null) {
+                device.deregister(r.readWrite());
+            }
+        }
+        device.deregister(stagingRegistration);
         device.close();
     }
 

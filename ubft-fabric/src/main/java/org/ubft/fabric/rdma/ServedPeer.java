@@ -45,7 +45,12 @@ final class ServedPeer implements WorkCompletionHandler {
         this.access = access;
         this.deadline = deadline;
         this.control = new ControlChannel(device, RECV_SLOTS, SEND_SLOTS);
-        this.qp = request.createQueuePair(access);
+        try {
+            this.qp = request.createQueuePair(access);
+        } catch (RuntimeException e) {
+            control.close();
+            throw e;
+        }
         control.postAllRecvs(qp);
         if (keys == null) {
             node = claimedNode;

@@ -8,7 +8,7 @@ package org.ubft.fabric.rdma;
  */
 final class StagingRing {
     private final int capacity;
-    private final long[] entryEnd;
+    private final long[] entryStart;
     private final boolean[] entryFreed;
     private final int[] offsets;
     private long writePosition;
@@ -18,7 +18,7 @@ final class StagingRing {
 
     StagingRing(int capacity, int maxEntries) {
         this.capacity = capacity;
-        this.entryEnd = new long[maxEntries];
+        this.entryStart = new long[maxEntries];
         this.entryFreed = new boolean[maxEntries];
         this.offsets = new int[maxEntries];
     }
@@ -33,7 +33,7 @@ final class StagingRing {
      * @return the entry (for {@link #offset} and {@link #free}), or -1 if the bytes or entries are all taken
      */
     int allocate(int length) {
-        if (nextEntry - firstEntry == entryEnd.length || length > capacity) {
+        if (nextEntry - firstEntry == entryStart.length || length > capacity) {
             return -1;
         }
         long start = writePosition;
@@ -41,11 +41,13 @@ final class StagingRing {
         if (at + length > capacity) {
             start += capacity - at; // skip the end of the ring: the allocation must be contiguous
         }
-        if (start + length - readPosition > capacity) {
+        long oldest = firstEntry == nextEntry ? start : readPosition; // an empty ring starts where this one does
+        if (start + length - oldest > capacity) {
             return -1;
         }
-        int entry = (int) (nextEntry % entryEnd.length);
-        entryEnd[entry] = start + length;
+        readPosition = oldest;
+        int entry = (int) (nextEntry % entryStart.length);
+        entryStart[entry] = start;
         entryFreed[entry] = false;
         nextEntry++;
         writePosition = start + length;
@@ -62,16 +64,14 @@ final class StagingRing {
     void free(int entry) {
         entryFreed[entry] = true;
         while (firstEntry < nextEntry) {
-            int first = (int) (firstEntry % entryEnd.length);
+            int first = (int) (firstEntry % entryStart.length);
             if (!entryFreed[first]) {
                 break;
             }
-            readPosition = entryEnd[first];
             firstEntry++;
         }
-        if (firstEntry == nextEntry) {
-            readPosition = writePosition;
-        }
+        // the oldest bytes in use are those of the oldest entry still taken (the end skipped before it is free too)
+        readPosition = firstEntry == nextEntry ? writePosition : entryStart[(int) (firstEntry % entryStart.length)];
     }
 
     /** Bytes taken, wasted ring ends included. */

@@ -196,6 +196,21 @@ class RdmaFabricTest {
         assertEquals(2, r0.counters().get(Counter.CONNECTS));
     }
 
+    @Test
+    void postingMoreThanTheStagingMemoryHoldsIsALocalErrorNamingTheKey() {
+        testbed = new RdmaFabricTestbed(new EmulatedRdmaNetwork(), b -> b.stagingBytes(org.ubft.fabric.Fabric.MAX_OPERATION_BYTES));
+        memnodeWithRegisters();
+        RdmaFabric r0 = testbed.open(R0);
+        UnsafeBuffer big = new UnsafeBuffer(new byte[org.ubft.fabric.Fabric.MAX_OPERATION_BYTES]);
+        r0.read(1, MEMNODE, REGION_OF_R0, 0, big, 0, big.capacity());
+        org.ubft.fabric.FabricException e = org.junit.jupiter.api.Assertions.assertThrows(
+            org.ubft.fabric.FabricException.class, () -> r0.read(2, MEMNODE, REGION_OF_R0, 0, big, 0, 8));
+        assertTrue(e.getMessage().contains("fabric.rdma.staging.bytes"), e.getMessage());
+        assertEquals(1, r0.outstanding(), "the refused post is not outstanding");
+        assertEquals(Status.ACCESS_DENIED, new Completions(testbed, r0).await(1), "beyond the 256-byte region");
+        assertEquals(Status.SUCCESS, write(r0, new Completions(testbed, r0), 3, REGION_OF_R0, 1), "space is back");
+    }
+
     /** 8-byte chunks interleaved at random: a READ concurrent with a WRITE sees old and new words, never a torn word. */
     @Test
     void aReadConcurrentWithAWriteMayMixWordsButNeverTearsOne() {

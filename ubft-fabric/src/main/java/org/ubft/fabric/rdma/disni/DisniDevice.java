@@ -150,6 +150,11 @@ public final class DisniDevice implements RdmaDevice {
         }
     }
 
+    /** Requests not yet taken (bounded by {@link #BACKLOG}; tests). */
+    synchronized int pendingRequests() {
+        return requests.size();
+    }
+
     @Override
     public synchronized QueuePair createQueuePair(InetSocketAddress remote) {
         checkOpen();
@@ -192,7 +197,11 @@ public final class DisniDevice implements RdmaDevice {
         RdmaCmEvent.EventType type = RdmaCmEvent.EventType.values()[event.getEvent()];
         RdmaCmId id = event.getConnIdPriv();
         if (type == RdmaCmEvent.EventType.RDMA_CM_EVENT_CONNECT_REQUEST) {
-            requests.add(new DisniConnectionRequest(this, id));
+            if (requests.size() >= BACKLOG) { // a flood of requests: refuse beyond the backlog, keep memory bounded
+                new DisniConnectionRequest(this, id).reject();
+            } else {
+                requests.add(new DisniConnectionRequest(this, id));
+            }
             return;
         }
         DisniQueuePair qp = byId.get(id);

@@ -314,6 +314,26 @@ class DisniDeviceTest {
     }
 
     @Test
+    void connectionRequestsBeyondTheBacklogAreRefusedAtOnce() throws IOException {
+        DisniDevice d = device();
+        List<RdmaCmId> ids = new ArrayList<>();
+        List<RdmaCmEvent> events = new ArrayList<>();
+        for (int i = 0; i < DisniDevice.BACKLOG + 5; i++) {
+            RdmaCmId id = mock(RdmaCmId.class);
+            ids.add(id);
+            events.add(event(EventType.RDMA_CM_EVENT_CONNECT_REQUEST, id));
+        }
+        java.util.Iterator<RdmaCmEvent> flood = events.iterator();
+        when(passive.getCmEvent(0)).thenAnswer(inv -> flood.hasNext() ? flood.next() : null);
+        for (int i = 0; i < 20; i++) {
+            d.pump(passive);
+        }
+        assertEquals(DisniDevice.BACKLOG, d.pendingRequests());
+        verify(ids.get(DisniDevice.BACKLOG + 4)).destroyId();
+        verify(ids.get(0), never()).destroyId();
+    }
+
+    @Test
     void closingDisconnectsAndDestroysEverything() throws Exception {
         DisniDevice d = device();
         RdmaCmId id = mock(RdmaCmId.class);
