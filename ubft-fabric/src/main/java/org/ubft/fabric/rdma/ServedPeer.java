@@ -160,6 +160,11 @@ final class ServedPeer implements WorkCompletionHandler {
         }
         RdmaRegion region = regions.region((int) regionId);
         MemoryRegistration r = region == null ? null : region.registrationFor(node);
+        if (r != null && r == region.readWrite() && !Access.allows(access, Access.REMOTE_WRITE)) {
+            // registered after this queue pair was accepted read-only: the peer must reconnect to write it
+            close();
+            return false;
+        }
         if (r == null) {
             counters.increment(Counter.LOOKUPS_REFUSED);
         }

@@ -196,6 +196,31 @@ class RdmaFabricTest {
         assertEquals(2, r0.counters().get(Counter.CONNECTS));
     }
 
+    /**
+     * A region registered after a peer connected read-only, letting that peer write: its queue pair has no remote
+     * write access, so the owner closes it and the peer's next try reconnects and gets one that has.
+     */
+    @Test
+    void aWriteRightGrantedAfterConnectingCostsOneReconnection() {
+        start(new EmulatedRdmaNetwork());
+        RdmaFabric m = memnodeWithRegisters();
+        RdmaFabric r2 = testbed.open(R2); // writes nothing yet: its queue pair is read-only
+        Completions cq = new Completions(testbed, r2);
+        UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+        r2.read(1, MEMNODE, REGION_OF_R0, 0, dst, 0, 8);
+        assertEquals(Status.SUCCESS, cq.await(1));
+        int regionOfR2 = 3;
+        m.register(regionOfR2, 64, Permissions.none().grant(R2, Permission.READ_WRITE));
+        Status s = Status.UNREACHABLE;
+        int tries = 0;
+        for (long id = 10; id < 40 && s == Status.UNREACHABLE; id++, tries++) {
+            s = write(r2, cq, id, regionOfR2, 42);
+        }
+        assertEquals(Status.SUCCESS, s, "after " + tries + " tries");
+        assertEquals(42L, m.localRegion(regionOfR2).buffer().getLongVolatile(0));
+        assertEquals(2, r2.counters().get(Counter.CONNECTS));
+    }
+
     @Test
     void postingMoreThanTheStagingMemoryHoldsIsALocalErrorNamingTheKey() {
         testbed = new RdmaFabricTestbed(new EmulatedRdmaNetwork(), b -> b.stagingBytes(org.ubft.fabric.Fabric.MAX_OPERATION_BYTES));
