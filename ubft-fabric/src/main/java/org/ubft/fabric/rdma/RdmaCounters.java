@@ -34,7 +34,7 @@ public final class RdmaCounters {
     public String toString() {
         StringBuilder sb = new StringBuilder("{");
         for (Counter c : Counter.values()) {
-            sb.append(c.ordinal() == 0 ? "" : ", ").append(c).append('=').append(get(c));
+            sb.append(c.ordinal() == 0 ? "" : ", ").append(c.name().toLowerCase()).append('=').append(get(c));
         }
         return sb.append('}').toString();
     }
