@@ -55,8 +55,8 @@ public final class RdmaFabricTestbed implements FabricTestbed {
         RdmaOptions.Builder b = RdmaOptions.builder(nodeId)
             .listenAddress(addressOf(nodeId))
             .peerResolver(addresses::get)
-            .maxOutstanding(256)
-            .stagingBytes(4 << 20)
+            .maxOutstanding(4096)
+            .stagingBytes(8 << 20)
             .operationTimeout(2, TimeUnit.SECONDS)
             .authenticator(keys.authenticator(nodeId));
         return tweak.apply(b);
