@@ -138,9 +138,4 @@ final class ConnectionAgent implements Runnable {
             }
         }
     }
-
-    /** Queue pairs served now (tests). */
-    int servedCount() {
-        return served.size();
-    }
 }

@@ -312,9 +312,4 @@ final class DisniQueuePair implements QueuePair {
             // closing: nothing more to do
         }
     }
-
-    /** For tests: the verbs queue pair, once created. */
-    IbvQP verbsQueuePair() {
-        return qp;
-    }
 }
