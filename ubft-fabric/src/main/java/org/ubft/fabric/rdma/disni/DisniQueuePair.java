@@ -11,6 +11,7 @@ import com.ibm.disni.verbs.RdmaCmEvent.EventType;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.SVCPollCq;
+import com.ibm.disni.verbs.SVCPostSend;
 import org.agrona.BufferUtil;
 import org.ubft.fabric.FabricException;
 import org.ubft.fabric.rdma.MemoryRegistration;
@@ -31,7 +32,8 @@ import java.util.List;
  * the peer's address, then its route; then the verbs queue pair is created, the RECVs posted meanwhile go onto
  * it, and the connect (with the private data) is sent; ESTABLISHED makes it READY. A work request that cannot be
  * posted (the queue pair is not READY, or ibv_post_send fails) completes FLUSHED from here, as the contract says.
- * The work-request objects are made once and reused; the completion poll is one stateful DiSNI call, reused.
+ * One-sided posts and SENDs reuse one stateful DiSNI call per kind, modified in place (no allocation per post);
+ * RECVs (set-up only) make a call each; the completion poll is one stateful DiSNI call, reused.
  */
 final class DisniQueuePair implements QueuePair {
     /** Send and receive work requests a queue pair holds; the fabric bounds its own. */
@@ -60,6 +62,8 @@ final class DisniQueuePair implements QueuePair {
     private IbvCQ cq;
     private IbvQP qp;
     private SVCPollCq pollCall;
+    /** One stateful post call per kind (WRITE, READ, SEND), made on first use and modified after: no allocation. */
+    private final SVCPostSend[] sendCalls = new SVCPostSend[3];
     private ByteBuffer privateData;
     private volatile QpState state = QpState.INIT;
     private volatile String errorReason;
@@ -147,16 +151,31 @@ final class DisniQueuePair implements QueuePair {
             synthetic.add(new Synthetic(wrId, WorkCompletionStatus.FLUSHED));
             return;
         }
-        sge.setAddr(local.address() + offset);
-        sge.setLength(length);
-        sge.setLkey(local.lkey());
-        sendWr.setWr_id(wrId);
-        sendWr.setOpcode(opcode);
-        sendWr.setSend_flags(IbvSendWR.IBV_SEND_SIGNALED);
-        sendWr.getRdma().setRemote_addr(remote);
-        sendWr.getRdma().setRkey(rkey);
+        int kind = opcode == IbvSendWR.IBV_WR_RDMA_WRITE ? 0 : opcode == IbvSendWR.IBV_WR_RDMA_READ ? 1 : 2;
         try {
-            qp.postSend(sendList, null).execute().free();
+            SVCPostSend call = sendCalls[kind];
+            if (call == null) { // the first of its kind: DiSNI builds a stateful call, kept and modified from now on
+                sge.setAddr(local.address() + offset);
+                sge.setLength(length);
+                sge.setLkey(local.lkey());
+                sendWr.setWr_id(wrId);
+                sendWr.setOpcode(opcode);
+                sendWr.setSend_flags(IbvSendWR.IBV_SEND_SIGNALED);
+                sendWr.getRdma().setRemote_addr(remote);
+                sendWr.getRdma().setRkey(rkey);
+                call = qp.postSend(sendList, null);
+                sendCalls[kind] = call;
+            } else {
+                SVCPostSend.SendWRMod wr = call.getWrMod(0);
+                wr.setWr_id(wrId);
+                SVCPostSend.SgeMod sg = wr.getSgeMod(0);
+                sg.setAddr(local.address() + offset);
+                sg.setLength(length);
+                sg.setLkey(local.lkey());
+                wr.getRdmaMod().setRemote_addr(remote);
+                wr.getRdmaMod().setRkey(rkey);
+            }
+            call.execute();
         } catch (IOException e) {
             synthetic.add(new Synthetic(wrId, WorkCompletionStatus.LOCAL_ERROR));
             fail("ibv_post_send failed: " + e.getMessage());
@@ -303,6 +322,11 @@ final class DisniQueuePair implements QueuePair {
             }
             if (pollCall != null) {
                 pollCall.free();
+            }
+            for (SVCPostSend call : sendCalls) {
+                if (call != null) {
+                    call.free();
+                }
             }
             if (cq != null) {
                 cq.destroyCQ();

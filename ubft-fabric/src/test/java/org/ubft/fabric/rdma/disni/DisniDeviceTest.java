@@ -203,10 +203,28 @@ class DisniDeviceTest {
         assertEquals(5, wr.getSge(0).getLkey());
         assertEquals(0x9000_0010L, wr.getRdma().getRemote_addr());
         assertEquals(1234, wr.getRdma().getRkey());
-        verify(postSend).free();
+        verify(postSend, never()).free();
+
+        // the second WRITE modifies the stateful call DiSNI made for the first: no new call, no allocation
+        SVCPostSend.SendWRMod wrMod = mock(SVCPostSend.SendWRMod.class);
+        SVCPostSend.SgeMod sgeMod = mock(SVCPostSend.SgeMod.class);
+        SVCPostSend.RdmaMod rdmaMod = mock(SVCPostSend.RdmaMod.class);
+        when(postSend.getWrMod(0)).thenReturn(wrMod);
+        when(wrMod.getSgeMod(0)).thenReturn(sgeMod);
+        when(wrMod.getRdmaMod()).thenReturn(rdmaMod);
+        qp.postWrite(80, local, 16, 8, 0x9000_0020L, 1234);
+        verify(verbsQp).postSend(any(), isNull());
+        verify(wrMod).setWr_id(80);
+        verify(sgeMod).setAddr(0x1010);
+        verify(sgeMod).setLength(8);
+        verify(sgeMod).setLkey(5);
+        verify(rdmaMod).setRemote_addr(0x9000_0020L);
+        verify(rdmaMod).setRkey(1234);
+        verify(postSend, org.mockito.Mockito.times(2)).execute();
 
         qp.postRead(78, local, 0, 8, 0x9000_0010L, 1234);
-        assertEquals(IbvSendWR.IBV_WR_RDMA_READ, wr.getOpcode(), "the same work request, reused");
+        assertEquals(IbvSendWR.IBV_WR_RDMA_READ, wr.getOpcode(), "a READ gets a stateful call of its own");
+        verify(verbsQp, org.mockito.Mockito.times(2)).postSend(any(), isNull());
         qp.postRecv(79, local, 0, 64);
         @SuppressWarnings("unchecked")
         ArgumentCaptor<List<IbvRecvWR>> recvs = ArgumentCaptor.forClass(List.class);
