@@ -17,6 +17,7 @@ import picocli.CommandLine;
 import org.ubft.common.NodeId;
 import org.ubft.common.config.ClusterConfig;
 import org.ubft.common.config.FabricType;
+import org.ubft.fabric.Fabrics;
 import org.ubft.common.crypto.KeyFiles;
 import org.ubft.common.crypto.KeyGenerator;
 import org.ubft.memnode.MemoryNode;
@@ -95,7 +96,7 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     private OrderFlowOptions flow;
 
-    @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp",
+    @Option(names = "--fabric", defaultValue = "shm", paramLabel = "shm|tcp|rdma",
             description = "Fabric; selects conf/local-<fabric>.properties unless --config is given (default: ${DEFAULT-VALUE}).")
     private String fabric;
 
@@ -177,6 +178,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, app %s, %s%n", cluster.clusterName(), file,
             cluster.fabric().configName(), app, unreplicated ? "one unreplicated server"
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
+        Fabrics.checkAvailable(cluster, NodeId.memnode(0)); // before starting any process
         ensureKeys(cluster, out, !unreplicated);
         out.flush();
         Path data = streamLogDir();
@@ -261,6 +263,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, app kv, %s%n", cluster.clusterName(), file,
             cluster.fabric().configName(), unreplicated ? "one unreplicated server"
                 : cluster.memnodeCount() + " memory nodes, " + cluster.n() + " replicas, path " + path);
+        Fabrics.checkAvailable(cluster, NodeId.memnode(0)); // before starting any process
         ensureKeys(cluster, out, true); // the gateway's client sessions load their keys, unreplicated too
         out.flush();
         List<String> limitArgs = List.of("--kv-max-keys", Integer.toString(limits.maxKeys()), "--kv-max-bytes",
@@ -338,6 +341,7 @@ public final class LocalCommand implements Callable<Integer> {
     private int foundation(Path file, ClusterConfig cluster, PrintWriter out, int bytes) {
         out.printf("ubft local: cluster '%s' (%s), fabric %s, %d memory nodes, 2 of %d replicas in this process%n",
             cluster.clusterName(), file, cluster.fabric().configName(), cluster.memnodeCount(), cluster.n());
+        Fabrics.checkAvailable(cluster, NodeId.memnode(0)); // before starting any process
         ensureKeys(cluster, out, false);
         out.flush();
         int last = cluster.memnodeCount() - 1;
@@ -388,7 +392,8 @@ public final class LocalCommand implements Callable<Integer> {
      * cluster creates them the first time.
      */
     private static void ensureKeys(ClusterConfig cluster, PrintWriter out, boolean replicas) {
-        if ((replicas || (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()))
+        if ((replicas || cluster.fabric() == FabricType.RDMA
+            || (cluster.fabric() == FabricType.TCP && cluster.tcpAuthenticated()))
             && !Files.exists(KeyFiles.privateKeyFile(cluster.keysDir(), NodeId.replica(0)))) {
             KeyGenerator.generate(cluster, false);
             out.printf("created the cluster's keys in %s (bin/ubft keygen)%n", cluster.keysDir());
@@ -402,11 +407,11 @@ public final class LocalCommand implements Callable<Integer> {
     /**
      * conf/local-FABRIC.properties in the working directory, else in the checkout that holds this jar.
      *
-     * @throws ParameterException for a fabric other than shm and tcp, or if there is no such file
+     * @throws ParameterException for a fabric other than shm, tcp and rdma, or if there is no such file
      */
     public static Path defaultClusterFile(CommandLine cmd, String fabric) {
-        if (!fabric.equals("shm") && !fabric.equals("tcp")) {
-            throw new ParameterException(cmd, "--fabric must be shm or tcp, got '" + fabric + "'");
+        if (!fabric.equals("shm") && !fabric.equals("tcp") && !fabric.equals("rdma")) {
+            throw new ParameterException(cmd, "--fabric must be shm, tcp or rdma, got '" + fabric + "'");
         }
         String name = "conf/local-" + fabric + ".properties";
         Path here = Paths.get(name);

@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code ubft local} end to end (real processes) and its option errors. */
@@ -120,9 +121,24 @@ class LocalCommandTest {
 
     @Test
     void anUnknownFabricIsNamedInTheError() {
-        CommandRun run = CommandRun.of("local", "--fabric", "rdma");
+        CommandRun run = CommandRun.of("local", "--fabric", "infiniband");
         assertEquals(2, run.exitCode, run.toString());
-        assertTrue(run.err.contains("--fabric must be shm or tcp, got 'rdma'"), run.toString());
+        assertTrue(run.err.contains("--fabric must be shm, tcp or rdma, got 'infiniband'"), run.toString());
+    }
+
+    /** On a host without DiSNI's native library and an RDMA device, rdma stops before any process, in one line. */
+    @Test
+    void rdmaWithoutTheNativeLibraryOrADeviceStopsAtOnceNamingBoth() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(java.nio.file.Files.isDirectory(
+            java.nio.file.Path.of("/sys/class/infiniband")), "this host has RDMA devices");
+        CommandRun run = CommandRun.of("local", "--fabric", "rdma", "--requests", "10");
+        assertEquals(2, run.exitCode, run.toString());
+        assertTrue(run.err.contains("the rdma fabric cannot start at 192.0.2.1:17310: DiSNI's native library"
+            + " (libdisni.so) cannot be loaded"), run.toString());
+        assertTrue(run.err.contains("no RDMA device: /sys/class/infiniband is missing or empty"), run.toString());
+        assertTrue(run.err.contains("rdma link add rxe0 type rxe"), run.toString());
+        assertTrue(run.err.contains("README.md, section RDMA"), run.toString());
+        assertFalse(run.err.contains("\tat "), "no stack trace: " + run);
     }
 
     @Test

@@ -11,6 +11,9 @@ import org.ubft.fabric.tcp.TcpFabric;
 import org.ubft.fabric.tcp.TcpOptions;
 
 import java.net.InetSocketAddress;
+import org.ubft.fabric.rdma.RdmaFabric;
+import org.ubft.fabric.rdma.RdmaOptions;
+import org.ubft.fabric.rdma.disni.DisniDevice;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +28,8 @@ public final class Fabrics {
      * other nodes' endpoints, authenticated with the nodes' keys unless {@code fabric.tcp.authentication = none};
      * with {@code fabric.tcp.threading = shared} (the default) a replica's or client's network runs inside its
      * {@link Fabric#poll} (the caller must poll in every duty cycle and idle with
-     * {@link Fabric#pollerIdleStrategy}); a memory node's always runs on a thread of its own.
+     * {@link Fabric#pollerIdleStrategy}); a memory node's always runs on a thread of its own; on {@code rdma},
+     * DiSNI verbs on the RDMA device that has the node's endpoint address (see {@link #openRdma}).
      *
      * @throws org.ubft.common.config.ConfigException if the node's keys are missing or do not match
      *
@@ -56,9 +60,45 @@ public final class Fabrics {
                     tcp.authenticator(authenticator(ClusterKeys.load(config, nodeId)));
                 }
                 return new TcpFabric(tcp.build());
+            case RDMA:
+                return openRdma(config, nodeId);
             default:
                 throw new IllegalStateException("no fabric for " + config.fabric());
         }
+    }
+
+    /**
+     * Fails at once, with the message that names what is missing and the fix, if {@code nodeId} could not open the
+     * cluster's fabric on this host for want of something outside the cluster file: on {@code rdma}, DiSNI's native
+     * library or an RDMA device that has the node's address. For a launcher that starts several processes, so that it
+     * stops before any of them. Nothing to check on {@code shm} and {@code tcp}.
+     *
+     * @throws org.ubft.fabric.rdma.RdmaUnavailableException naming what is missing
+     */
+    public static void checkAvailable(ClusterConfig config, int nodeId) {
+        if (config.fabric() == org.ubft.common.config.FabricType.RDMA) {
+            org.ubft.fabric.rdma.disni.DisniRequirements.check(System::loadLibrary,
+                org.ubft.fabric.rdma.disni.DisniRequirements.SYSFS, bindAddress(config, nodeId),
+                config.rdma().device(), config.rdma().port(), config.rdma().gidIndex());
+        }
+    }
+
+    /**
+     * The rdma fabric: DiSNI on the device that has the node's endpoint address, every connection authenticated
+     * with the nodes' keys. Fails with {@link org.ubft.fabric.rdma.RdmaUnavailableException}, naming what is
+     * missing (DiSNI's native library, an RDMA device, the configured device, port or GID), before anything opens.
+     */
+    private static Fabric openRdma(ClusterConfig config, int nodeId) {
+        InetSocketAddress at = bindAddress(config, nodeId);
+        RdmaOptions options = RdmaOptions.builder(nodeId)
+            .listenAddress(at)
+            .peerResolver(id -> config.contains(id) ? config.address(id) : null)
+            .maxOutstanding(config.fabricMaxOutstanding())
+            .operationTimeout(config.fabricOpTimeoutNanos(), TimeUnit.NANOSECONDS)
+            .stagingBytes(config.rdma().stagingBytes())
+            .authenticator(authenticator(ClusterKeys.load(config, nodeId)))
+            .build();
+        return new RdmaFabric(options, DisniDevice.open(at, config.rdma()));
     }
 
     /** Idle strategies that would park or sleep wait on the sockets instead; spinning ones spin. */

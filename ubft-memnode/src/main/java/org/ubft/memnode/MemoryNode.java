@@ -79,7 +79,7 @@ public final class MemoryNode implements AutoCloseable {
     /** The one line a memory node logs when it is ready to serve. */
     public String readyLine() {
         String where = switch (config.fabric()) {
-            case TCP -> "endpoint=" + config.endpoint(nodeId);
+            case TCP, RDMA -> "endpoint=" + config.endpoint(nodeId);
             case SHM -> "dir=" + config.shmDir();
         };
         return NodeId.toString(nodeId) + " ready: cluster=" + config.clusterName() + " fabric="
@@ -91,12 +91,14 @@ public final class MemoryNode implements AutoCloseable {
     /**
      * The node's counters, one parseable line: {@code memnode-J counters: regions=R register_bytes=B} and, on tcp, the
      * fabric's {@code tcp={...}} (connections accepted and rejected, handshakes and their failures, authentication and
-     * MAC failures, malformed frames, requests served and denied): what an operator reads to see a misconfigured
-     * or attacking peer at the memory node itself.
+     * MAC failures, malformed frames, requests served and denied), on rdma {@code rdma={...}} (refused connections,
+     * authentication failures, malformed messages, queue-pair errors, connects, refused lookups): what an operator
+     * reads to see a misconfigured or attacking peer at the memory node itself.
      */
     public String countersLine() {
         return NodeId.toString(nodeId) + " counters: regions=" + regions.length + " register_bytes=" + registerBytes()
-            + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "");
+            + (fabric instanceof org.ubft.fabric.tcp.TcpFabric tcp ? " tcp=" + tcp.counters() : "")
+            + (fabric instanceof org.ubft.fabric.rdma.RdmaFabric rdma ? " rdma=" + rdma.counters() : "");
     }
 
     /** Withdraws the regions and stops serving. */

@@ -87,6 +87,9 @@ public final class BenchCommand implements Callable<Integer> {
             bases.add(config);
         } else {
             for (String fabric : new LinkedHashSet<>(fabrics)) {
+                if (!fabric.equals("shm") && !fabric.equals("tcp")) { // bench starts shm and tcp clusters only
+                    throw new ParameterException(spec.commandLine(), "--fabric must be shm or tcp, got '" + fabric + "'");
+                }
                 bases.add(LocalCommand.defaultClusterFile(spec.commandLine(), fabric));
             }
         }

@@ -47,6 +47,7 @@ public final class ClusterConfig {
     private final String idleStrategy;
     private final ConsensusSettings consensus;
     private final boolean durabilityFsync;
+    private final RdmaSettings rdma;
     private final Path keysDir;
     private final Endpoint[] replicas;
     private final Endpoint[] memnodes;
@@ -57,7 +58,7 @@ public final class ClusterConfig {
                   int consensusWindow, int registerValueBytes, int registerDeltaMicros, int channelMaxMessageBytes,
                   int fabricOpTimeoutMillis, int fabricMaxOutstanding, boolean tcpAuthenticated, boolean tcpSharedThread,
                   int tcpLazyConfirmMicros, String idleStrategy,
-                  Path keysDir, ConsensusSettings consensus, boolean durabilityFsync,
+                  Path keysDir, ConsensusSettings consensus, boolean durabilityFsync, RdmaSettings rdma,
                   Endpoint[] replicas, Endpoint[] memnodes, Endpoint[] clients) {
         this.source = source;
         this.clusterName = clusterName;
@@ -79,6 +80,7 @@ public final class ClusterConfig {
         this.keysDir = keysDir;
         this.consensus = consensus;
         this.durabilityFsync = durabilityFsync;
+        this.rdma = rdma;
         this.replicas = replicas;
         this.memnodes = memnodes;
         this.clients = clients;
@@ -239,6 +241,11 @@ public final class ClusterConfig {
     /** A new instance of the configured idle strategy, for one agent thread. */
     public IdleStrategy newIdleStrategy() {
         return IdleStrategies.of(idleStrategy);
+    }
+
+    /** The {@code fabric.rdma.*} settings: device, port and GID index checks, staging memory. */
+    public RdmaSettings rdma() {
+        return rdma;
     }
 
     /** The {@code consensus.*} settings beyond the window: batching, pipelining, timeouts. */

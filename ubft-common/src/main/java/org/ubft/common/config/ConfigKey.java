@@ -14,8 +14,8 @@ public enum ConfigKey {
             "Byzantine replicas tolerated; the cluster has n = 2f+1 replicas"),
     FM("fm", Kind.INT, "1", 1, 100, List.of(),
             "crashed memory nodes tolerated; the cluster has 2fm+1 memory nodes"),
-    FABRIC("fabric", Kind.CHOICE, null, 0, 0, List.of("shm", "tcp"),
-            "how processes reach each other's memory: shm (one host) or tcp (the endpoints below)"),
+    FABRIC("fabric", Kind.CHOICE, null, 0, 0, List.of("shm", "tcp", "rdma"),
+            "how processes reach each other's memory: shm (one host), tcp or rdma (the endpoints below)"),
     FABRIC_SHM_DIR("fabric.shm.dir", Kind.PATH, "/dev/shm/ubft-<cluster.name>", 0, 0, List.of(),
             "directory of the shm fabric's memory-mapped regions"),
     CTBCAST_TAIL("ctbcast.tail", Kind.INT, "128", 2, 4096, List.of(),
@@ -57,6 +57,15 @@ public enum ConfigKey {
     FABRIC_TCP_THREADING("fabric.tcp.threading", Kind.CHOICE, "shared", 0, 0, List.of("shared", "dedicated"),
             "where a replica's or client's tcp network runs: shared = on its agent thread, which waits on the sockets; "
             + "dedicated = on a thread of its own (memory nodes always have one)"),
+    FABRIC_RDMA_DEVICE("fabric.rdma.device", Kind.DEVICE, "auto", 0, 0, List.of(),
+            "rdma: the RDMA device each endpoint's address must be on (as /sys/class/infiniband names it, like mlx5_0 "
+            + "or rxe0); auto = whichever device has the address"),
+    FABRIC_RDMA_PORT("fabric.rdma.port", Kind.INT, "0", 0, 255, List.of(),
+            "rdma: the device port each endpoint's address must be on; 0 = any"),
+    FABRIC_RDMA_GID_INDEX("fabric.rdma.gid.index", Kind.INT, "-1", -1, 255, List.of(),
+            "rdma: the GID index each endpoint's address must have on that port (RoCE); -1 = any"),
+    FABRIC_RDMA_STAGING_BYTES("fabric.rdma.staging.bytes", Kind.INT, "16777216", 1_048_576, 1_073_741_824, List.of(),
+            "rdma: registered memory per process for the bytes of operations in flight"),
     IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "backoff", 0, 0, IdleStrategies.NAMES,
             "what an agent does when it finds no work (busy-spin only on dedicated cores)"),
     KEYS_DIR("keys.dir", Kind.PATH, "keys/<cluster.name>", 0, 0, List.of(),
@@ -66,7 +75,7 @@ public enum ConfigKey {
     public static final String CLUSTER_NAME_PLACEHOLDER = "<cluster.name>";
 
     /** How a key's value is checked. */
-    enum Kind { NAME, INT, CHOICE, PATH }
+    enum Kind { NAME, INT, CHOICE, PATH, DEVICE }
 
     private final String key;
     private final Kind kind;
@@ -123,6 +132,8 @@ public enum ConfigKey {
                 return "one of " + String.join(", ", choices);
             case PATH:
                 return "a directory path";
+            case DEVICE:
+                return "auto or an RDMA device name of letters, digits, '_', '-' and '.', like mlx5_0";
             default:
                 throw new AssertionError(kind);
         }

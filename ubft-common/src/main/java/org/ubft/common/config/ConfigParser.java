@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  */
 final class ConfigParser {
     private static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,64}");
+    private static final Pattern DEVICE = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]{1,10}");
 
     private final String source;
@@ -78,6 +79,8 @@ final class ConfigParser {
                 + " than half of '" + ConfigKey.FABRIC_OP_TIMEOUT_MS.key() + "' (" + opTimeoutMs + " ms), or a confirmed"
                 + " WRITE could time out first; lower it or raise the timeout");
         }
+        RdmaSettings rdma = new RdmaSettings(device(ConfigKey.FABRIC_RDMA_DEVICE), integer(ConfigKey.FABRIC_RDMA_PORT),
+                integer(ConfigKey.FABRIC_RDMA_GID_INDEX), integer(ConfigKey.FABRIC_RDMA_STAGING_BYTES));
         String idle = choice(ConfigKey.IDLE_STRATEGY);
         Path keysDir = path(ConfigKey.KEYS_DIR, name);
         checkCount(EndpointRole.REPLICA, ConfigKey.F, f);
@@ -89,7 +92,7 @@ final class ConfigParser {
         }
         return new ClusterConfig(source, name, f, fm, fabric, shmDir, tail, window, valueBytes, deltaUs, maxMessage,
                 opTimeoutMs, maxOutstanding, tcpAuthenticated, tcpSharedThread, lazyConfirmUs, idle, keysDir, consensus,
-                fsync,
+                fsync, rdma,
                 array(EndpointRole.REPLICA), array(EndpointRole.MEMNODE), array(EndpointRole.CLIENT));
     }
 
@@ -163,6 +166,16 @@ final class ConfigParser {
     }
 
     /** The value of a choice key, or {@code null} (problem noted) if it is not valid. */
+    /** An RDMA device name, or {@code null} (problem noted). */
+    private String device(ConfigKey key) {
+        String value = raw(key, null);
+        if (value != null && !DEVICE.matcher(value).matches()) {
+            problems.add(bad(key.key(), value, key.expected()));
+            return null;
+        }
+        return value;
+    }
+
     private String choice(ConfigKey key) {
         String value = raw(key, null);
         if (value == null) {

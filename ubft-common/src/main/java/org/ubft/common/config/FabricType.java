@@ -5,7 +5,9 @@ public enum FabricType {
     /** Regions are memory-mapped files in {@code fabric.shm.dir}: processes on one host, one OS user. */
     SHM("shm"),
     /** The owner of a region serves READ and WRITE frames over TCP to the endpoints of the cluster file. */
-    TCP("tcp");
+    TCP("tcp"),
+    /** One-sided RDMA READs and WRITEs over DiSNI verbs, to the endpoints' addresses on RDMA devices. */
+    RDMA("rdma");
 
     private final String configName;
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ClusterConfigBuilderTest {
     private static ClusterConfig.Builder valid() {
@@ -52,6 +53,23 @@ class ClusterConfigBuilderTest {
         assertEquals("sleeping", c.idleStrategy());
         assertEquals(Path.of("/tmp/s"), c.shmDir());
         assertEquals(Path.of("/tmp/k"), c.keysDir());
+    }
+
+    @Test
+    void theRdmaKeysHaveTheirDefaultsAndAreChecked() {
+        assertEquals(new RdmaSettings("auto", 0, -1, 16 << 20), valid().build().rdma());
+        ClusterConfig c = valid().fabric(FabricType.RDMA).set("fabric.rdma.device", "mlx5_0")
+                .set("fabric.rdma.port", 1).set("fabric.rdma.gid.index", 3).set("fabric.rdma.staging.bytes", 1 << 21)
+                .build();
+        assertEquals(FabricType.RDMA, c.fabric());
+        assertEquals(new RdmaSettings("mlx5_0", 1, 3, 1 << 21), c.rdma());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> valid().set("fabric.rdma.device", "mlx5/0").build());
+        assertEquals("builder: key 'fabric.rdma.device' = 'mlx5/0': expected auto or an RDMA device name of letters,"
+                + " digits, '_', '-' and '.', like mlx5_0", e.getMessage());
+        ConfigException staging = assertThrows(ConfigException.class,
+                () -> valid().set("fabric.rdma.staging.bytes", 4096).build());
+        assertTrue(staging.getMessage().contains("an integer from 1048576 to 1073741824"), staging.getMessage());
     }
 
     @Test

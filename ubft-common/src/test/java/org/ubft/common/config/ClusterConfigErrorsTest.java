@@ -55,7 +55,7 @@ class ClusterConfigErrorsTest {
         "fabric.op.timeout.ms, 99999999999, 'an integer from 1 to 60000'",
         "fabric.max.outstanding, 1.5, 'an integer from 1 to 1048576'",
         "fabric.tcp.lazy.confirm.us, -1, 'an integer from 0 to 1000000'",
-        "fabric, rdma, 'one of shm, tcp'",
+        "fabric, infiniband, 'one of shm, tcp, rdma'",
         "idle.strategy, spin, 'one of backoff, sleeping, yielding, busy-spin'",
         "cluster.name, My_Cluster, '1 to 64 lower-case letters, digits and ''-'', like my-cluster'",
     })
@@ -75,7 +75,7 @@ class ClusterConfigErrorsTest {
 
     @Test
     void missingRequiredKeySaysWhatToPut() {
-        assertEquals(prefix() + "missing required key 'fabric': add a line 'fabric = shm' (expected one of shm, tcp)",
+        assertEquals(prefix() + "missing required key 'fabric': add a line 'fabric = shm' (expected one of shm, tcp, rdma)",
                 error(ClusterFiles.minimalWithout("fabric")));
         assertEquals(prefix() + "missing required key 'cluster.name': add a line 'cluster.name = my-cluster'"
                         + " (expected 1 to 64 lower-case letters, digits and '-', like my-cluster)",
@@ -182,7 +182,7 @@ class ClusterConfigErrorsTest {
         ConfigException e = assertThrows(ConfigException.class, () -> ClusterConfig.load(file));
         assertEquals(List.of(
                 "unknown key 'foo': not a cluster-file key (the Configuration section of README.md lists them)",
-                "missing required key 'fabric': add a line 'fabric = shm' (expected one of shm, tcp)",
+                "missing required key 'fabric': add a line 'fabric = shm' (expected one of shm, tcp, rdma)",
                 "key 'ctbcast.tail' = 'x': expected an integer from 2 to 4096"), e.problems());
         assertEquals(prefix() + e.problems().get(0) + " (and 2 more problems)", e.getMessage());
     }

@@ -25,7 +25,7 @@ class ConfigDocsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"conf/local-shm.properties", "conf/local-tcp.properties"})
+    @ValueSource(strings = {"conf/local-shm.properties", "conf/local-tcp.properties", "conf/local-rdma.properties"})
     void exampleFileSetsAndCommentsEveryKey(String name) throws IOException {
         List<String> lines = Files.readAllLines(ClusterFiles.repoRoot().resolve(name));
         for (ConfigKey key : ConfigKey.values()) {

@@ -1,0 +1,334 @@
+package org.ubft.fabric.rdma;
+
+import org.agrona.BufferUtil;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.common.NodeId;
+import org.ubft.fabric.CompletionHandler;
+import org.ubft.fabric.Fabric;
+import org.ubft.fabric.FabricException;
+import org.ubft.fabric.LocalRegion;
+import org.ubft.fabric.OperationGuard;
+import org.ubft.fabric.Permissions;
+import org.ubft.fabric.Status;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The {@link Fabric} over RDMA verbs (docs/design.md §4), on the {@link RdmaDevice} boundary: DiSNI on real
+ * hardware, the in-memory emulation in tests.
+ * <ul>
+ *   <li>A region is registered twice: read-only and, if some peer may write it, read-write ({@link RdmaRegion}).
+ *       Peers get an rkey only by LOOKUP over their own queue pair, after proving their node id in the tcp fabric's
+ *       signed handshake, and only the one their permission allows.</li>
+ *   <li>One reliable-connection queue pair per peer and direction ({@link PeerConnection} as poster,
+ *       {@link ServedPeer} as owner); the owner's queue pair allows remote WRITEs only for a node that some region
+ *       lets write.</li>
+ *   <li>A WRITE completes for the caller when a READ posted after it on the same queue pair does (paper §6.1,
+ *       footnote 4): then its bytes are visible to every later READ, whoever posts it.</li>
+ *   <li>A failed queue pair ends its operations UNREACHABLE (ACCESS_DENIED where the owner's NIC refused one) and
+ *       is replaced by a new connection, with backoff, when there is work for that owner.</li>
+ *   <li>Bounded: {@code maxOutstanding} operations, whose bytes are staged in one registered buffer of
+ *       {@link RdmaOptions#stagingBytes()}; posting beyond either is a local error.</li>
+ * </ul>
+ * The user thread posts and polls; the owner's side runs on a thread of its own ({@link ConnectionAgent}).
+ */
+public final class RdmaFabric implements Fabric, RegionDirectory {
+    private final RdmaOptions options;
+    private final RdmaDevice device;
+    private final OperationGuard guard;
+    private final OperationTable operations;
+    private final StagingRing staging;
+    private final MemoryRegistration stagingRegistration;
+    private final UnsafeBuffer stagingView;
+    private final ConcurrentHashMap<Integer, RdmaRegion> regions = new ConcurrentHashMap<>();
+    private final AtomicLong regionsVersion = new AtomicLong();
+    private final Int2ObjectHashMap<PeerConnection> peerByNode = new Int2ObjectHashMap<>();
+    private PeerConnection[] peers = new PeerConnection[0];
+    private final long[] completedIds;
+    private final Status[] completedStatus;
+    private int completedHead;
+    private int completedCount;
+    private final RdmaCounters counters = new RdmaCounters();
+    private final ConnectionAgent agent;
+    private final Thread agentThread;
+    private volatile String lastProblem;
+
+    /** Opens the fabric on {@code device}, which it owns from now on (and closes). */
+    public RdmaFabric(RdmaOptions options, RdmaDevice device) {
+        this.options = options;
+        this.device = device;
+        int max = options.maxOutstanding();
+        this.guard = new OperationGuard(max);
+        this.operations = new OperationTable(max);
+        this.staging = new StagingRing(options.stagingBytes(), max);
+        this.completedIds = new long[max];
+        this.completedStatus = new Status[max];
+        try {
+            this.stagingRegistration = device.register(
+                BufferUtil.allocateDirectAligned(options.stagingBytes(), 64), Access.LOCAL_WRITE);
+            this.stagingView = new UnsafeBuffer(stagingRegistration.buffer());
+            device.listen(options.listenAddress());
+        } catch (RuntimeException e) {
+            device.close();
+            throw e;
+        }
+        this.agent = new ConnectionAgent(device, this, counters, options.authenticator(),
+            options.operationTimeoutNanos(), this::problem);
+        this.agentThread = new Thread(agent, "ubft-rdma-" + NodeId.toString(options.nodeId()));
+        agentThread.setDaemon(true);
+        agentThread.start();
+    }
+
+    @Override
+    public int localNode() {
+        return options.nodeId();
+    }
+
+    @Override
+    public LocalRegion register(int regionId, int length, Permissions permissions) {
+        if (guard.isClosed()) {
+            throw new FabricException("fabric is closed");
+        }
+        if (length <= 0 || length > Integer.MAX_VALUE - 64) {
+            throw new FabricException("region length must be positive, got " + length);
+        }
+        if (regions.containsKey(regionId)) {
+            throw new FabricException("region " + regionId + " of " + NodeId.toString(localNode())
+                + " is already registered");
+        }
+        ByteBuffer memory = BufferUtil.allocateDirectAligned((length + 63) & ~63, 64);
+        MemoryRegistration readOnly = device.register(memory, Access.REMOTE_READ);
+        MemoryRegistration readWrite = RdmaRegion.anyWriter(permissions)
+            ? device.register(memory, Access.REMOTE_READ | Access.REMOTE_WRITE) : null;
+        RdmaRegion region = new RdmaRegion(regionId, memory, length, permissions, readOnly, readWrite);
+        regions.put(regionId, region);
+        regionsVersion.incrementAndGet();
+        return region;
+    }
+
+    @Override
+    public LocalRegion localRegion(int regionId) {
+        return regions.get(regionId);
+    }
+
+    @Override
+    public RdmaRegion region(int regionId) {
+        return regions.get(regionId);
+    }
+
+    @Override
+    public boolean grantsWrite(int node) {
+        for (RdmaRegion r : regions.values()) {
+            if (r.writableBy(node)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public long version() {
+        return regionsVersion.get();
+    }
+
+    @Override
+    public void read(long workRequestId, int owner, int regionId, int offset, MutableDirectBuffer dst,
+                     int dstIndex, int length) {
+        guard.admit(offset, length, dst.capacity(), dstIndex);
+        if (owner == localNode()) {
+            local(workRequestId, regionId, offset, dst, dstIndex, null, 0, length);
+            return;
+        }
+        int slot = take(workRequestId, OperationTable.READ, regionId, offset, length);
+        operations.destination[slot] = dst;
+        operations.destinationIndex[slot] = dstIndex;
+        peer(owner).enqueue(slot);
+    }
+
+    @Override
+    public void write(long workRequestId, int owner, int regionId, int offset, DirectBuffer src, int srcIndex,
+                      int length) {
+        guard.admit(offset, length, src.capacity(), srcIndex);
+        if (owner == localNode()) {
+            local(workRequestId, regionId, offset, null, 0, src, srcIndex, length);
+            return;
+        }
+        int slot = take(workRequestId, OperationTable.WRITE, regionId, offset, length);
+        stagingView.putBytes(staging.offset(operations.stagingEntry[slot]), src, srcIndex, length);
+        peer(owner).enqueue(slot);
+    }
+
+    private int take(long workRequestId, byte kind, int regionId, int offset, int length) {
+        int entry = staging.allocate(length);
+        if (entry < 0) {
+            guard.completed();
+            throw new FabricException("the rdma fabric's " + staging.capacity() + " bytes of staging memory are taken "
+                + "by operations in flight; poll completions before posting more, or raise fabric.rdma.staging.bytes");
+        }
+        int slot = operations.take(workRequestId, kind, regionId, offset, length,
+            nanoTime() + options.operationTimeoutNanos());
+        operations.stagingEntry[slot] = entry;
+        return slot;
+    }
+
+    /** An operation on this node's own region: done at once, in order with the others of the poller. */
+    private void local(long id, int regionId, int offset, MutableDirectBuffer dst, int dstIndex, DirectBuffer src,
+                       int srcIndex, int length) {
+        RdmaRegion r = regions.get(regionId);
+        Status s = Status.ACCESS_DENIED;
+        if (r != null && OperationGuard.inBounds(offset, length, r.length())) {
+            if (dst != null) {
+                dst.putBytes(dstIndex, r.buffer(), offset, length);
+            } else {
+                r.buffer().putBytes(offset, src, srcIndex, length);
+            }
+            s = Status.SUCCESS;
+        }
+        queueCompletion(id, s);
+    }
+
+    private PeerConnection peer(int node) {
+        PeerConnection p = peerByNode.get(node);
+        if (p == null) {
+            p = new PeerConnection(this, node);
+            peerByNode.put(node, p);
+            peers = Arrays.copyOf(peers, peers.length + 1);
+            peers[peers.length - 1] = p;
+        }
+        return p;
+    }
+
+    @Override
+    public int poll(CompletionHandler handler, int limit) {
+        if (guard.isClosed()) {
+            return 0;
+        }
+        long now = nanoTime();
+        for (PeerConnection p : peers) {
+            p.poll(now);
+        }
+        int n = 0;
+        while (n < limit && completedCount > 0) {
+            long id = completedIds[completedHead];
+            Status s = completedStatus[completedHead];
+            completedStatus[completedHead] = null;
+            completedHead = (completedHead + 1) % completedIds.length;
+            completedCount--;
+            guard.completed();
+            n++;
+            handler.onCompletion(id, s);
+        }
+        return n;
+    }
+
+    /** An operation is done (in post order for its owner): its slot and staging go back, its completion is queued. */
+    void complete(int slot) {
+        queueCompletion(operations.userId[slot], operations.status[slot]);
+        staging.free(operations.stagingEntry[slot]);
+        operations.release(slot);
+    }
+
+    private void queueCompletion(long id, Status s) {
+        int at = (completedHead + completedCount) % completedIds.length;
+        completedIds[at] = id;
+        completedStatus[at] = s;
+        completedCount++;
+    }
+
+    @Override
+    public boolean connectionLost(int node) {
+        PeerConnection p = peerByNode.get(node);
+        return p != null && p.connectionLost();
+    }
+
+    @Override
+    public String lastProblem() {
+        return lastProblem;
+    }
+
+    void problem(String line) {
+        lastProblem = line;
+    }
+
+    @Override
+    public int outstanding() {
+        return guard.outstanding();
+    }
+
+    @Override
+    public int maxOutstanding() {
+        return guard.maxOutstanding();
+    }
+
+    /** What this fabric counted. */
+    public RdmaCounters counters() {
+        return counters;
+    }
+
+    /** The device it runs on. */
+    public RdmaDevice device() {
+        return device;
+    }
+
+    @Override
+    public void close() {
+        if (guard.isClosed()) {
+            return;
+        }
+        guard.close();
+        agent.stop();
+        try {
+            agentThread.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (PeerConnection p : peers) {
+            p.close();
+        }
+        for (RdmaRegion r : regions.values()) { // registrations go before the protection domain
+            device.deregister(r.readOnly());
+            if (r.readWrite() != null) {
+                device.deregister(r.readWrite());
+            }
+        }
+        device.deregister(stagingRegistration);
+        device.close();
+    }
+
+    // ---- for PeerConnection ----------------------------------------------------------------------------------
+
+    RdmaOptions options() {
+        return options;
+    }
+
+    OperationTable operations() {
+        return operations;
+    }
+
+    StagingRing staging() {
+        return staging;
+    }
+
+    MemoryRegistration stagingRegistration() {
+        return stagingRegistration;
+    }
+
+    UnsafeBuffer stagingView() {
+        return stagingView;
+    }
+
+    RdmaCounters countersInternal() {
+        return counters;
+    }
+
+    long nanoTime() {
+        return System.nanoTime();
+    }
+}
