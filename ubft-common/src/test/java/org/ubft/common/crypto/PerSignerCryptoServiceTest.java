@@ -22,9 +22,8 @@ class PerSignerCryptoServiceTest {
     private static final int R1 = NodeId.replica(1);
     private static final int R2 = NodeId.replica(2);
 
-    private final SigningKey[] keys = {TestKeys.key(R0), TestKeys.key(R1), TestKeys.key(R2)};
-    private final PublicKeys publicKeys = PublicKeys.builder()
-        .add(R0, keys[0].publicKey()).add(R1, keys[1].publicKey()).add(R2, keys[2].publicKey()).build();
+    private final SigningKey[] keys = TestKeys.keys(R0, R1, R2);
+    private final PublicKeys publicKeys = TestKeys.publicKeys(keys);
 
     private static UnsafeBuffer bytes(int seed, int length) {
         byte[] m = new byte[length];

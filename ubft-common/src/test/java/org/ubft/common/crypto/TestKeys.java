@@ -12,4 +12,22 @@ final class TestKeys {
         }
         return SigningKey.fromSeed(nodeId, seed);
     }
+
+    /** {@link #key} of each node, in the order given. */
+    static SigningKey[] keys(int... nodeIds) {
+        SigningKey[] keys = new SigningKey[nodeIds.length];
+        for (int i = 0; i < nodeIds.length; i++) {
+            keys[i] = key(nodeIds[i]);
+        }
+        return keys;
+    }
+
+    /** The public keys of {@code keys}, each under its node id. */
+    static PublicKeys publicKeys(SigningKey... keys) {
+        PublicKeys.Builder b = PublicKeys.builder();
+        for (SigningKey k : keys) {
+            b.add(k.nodeId(), k.publicKey());
+        }
+        return b.build();
+    }
 }
