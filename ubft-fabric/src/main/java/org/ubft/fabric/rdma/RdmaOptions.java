@@ -29,9 +29,8 @@ public final class RdmaOptions {
         this.operationTimeoutNanos = b.operationTimeoutNanos;
         this.stagingBytes = b.stagingBytes;
         this.authenticator = b.authenticator;
-        if (authenticator != null && authenticator.localNode() != nodeId) {
-            throw new IllegalArgumentException("the authenticator holds the key of "
-                + NodeId.toString(authenticator.localNode()) + ", not of " + NodeId.toString(nodeId));
+        if (authenticator != null) {
+            authenticator.requireKeyOf(nodeId, "the authenticator");
         }
     }
 

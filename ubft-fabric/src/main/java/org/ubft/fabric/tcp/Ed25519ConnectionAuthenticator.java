@@ -82,6 +82,17 @@ public final class Ed25519ConnectionAuthenticator implements ConnectionAuthentic
         return localNode;
     }
 
+    /**
+     * Checks that these are the keys of {@code node}, the node of the fabric they are set on (tcp and rdma options);
+     * otherwise throws {@link IllegalArgumentException}: "{@code what} holds the key of X, not of Y".
+     */
+    public void requireKeyOf(int node, String what) {
+        if (localNode != node) {
+            throw new IllegalArgumentException(what + " holds the key of " + NodeId.toString(localNode) + ", not of "
+                + NodeId.toString(node));
+        }
+    }
+
     /** This node's public key (a copy), as the other nodes must know it. */
     public byte[] publicKey() {
         return publicKey.getEncoded();

@@ -303,9 +303,8 @@ public final class TcpOptions {
             Objects.requireNonNull(peerResolver, "peerResolver");
             Objects.requireNonNull(idleStrategy, "idleStrategy");
             Objects.requireNonNull(authenticator, "authenticator");
-            if (authenticator instanceof Ed25519ConnectionAuthenticator keys && keys.localNode() != localNode) {
-                throw new IllegalArgumentException("tcp fabric option authenticator holds the key of "
-                    + NodeId.toString(keys.localNode()) + ", not of " + NodeId.toString(localNode));
+            if (authenticator instanceof Ed25519ConnectionAuthenticator keys) {
+                keys.requireKeyOf(localNode, "tcp fabric option authenticator");
             }
             Objects.requireNonNull(clock, "clock");
             Objects.requireNonNull(problemLog, "problemLog");

@@ -37,6 +37,16 @@ class TcpOptionsTest {
     }
 
     @Test
+    void keysOfAnotherNodeAreRefusedNamingBoth() {
+        Ed25519ConnectionAuthenticator keysOfR1 =
+            new Ed25519ConnectionAuthenticator(NodeId.replica(1), TestKeys.newPrivateKey(), node -> null);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> TcpOptions.builder(NodeId.replica(0)).authenticator(keysOfR1).build());
+        assertEquals("tcp fabric option authenticator holds the key of " + NodeId.toString(NodeId.replica(1))
+            + ", not of " + NodeId.toString(NodeId.replica(0)), e.getMessage());
+    }
+
+    @Test
     void aSmallerFrameLimitBoundsOperationsAtPost() {
         try (TcpFabric f = new TcpFabric(TcpOptions.builder(NodeId.replica(0)).maxFrameBytes(1024).build())) {
             org.agrona.concurrent.UnsafeBuffer buf = new org.agrona.concurrent.UnsafeBuffer(new byte[2048]);
