@@ -20,18 +20,12 @@ public final class DuplicateProposal extends ByzantineBehaviour {
 
     @Override
     public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
-        // batches stay within the replicas' bound, so they are well-formed
-        int maxBatchBytes = org.ubft.consensus.runtime.ReplicaNode.replicaConfig(slot.cluster(),
-            org.ubft.consensus.replica.ReplicaConfig.Path.FAST).maxBatchBytes();
-        return new ForwardingOutput(output) {
+        return new PrepareRewrite(output, slot) {
             private byte[] previous;
             private long previousView = -1;
 
             @Override
-            public long ctbcast(DirectBuffer b, int off, int len) {
-                if (!ConsensusMessages.isPrepare(b, off, len)) {
-                    return real.ctbcast(b, off, len);
-                }
+            protected byte[] rewrite(DirectBuffer b, int off) {
                 long view = ConsensusMessages.view(b, off);
                 byte[] batch = ConsensusMessages.batch(b, off);
                 byte[] last = view == previousView ? previous : null;
@@ -40,13 +34,11 @@ public final class DuplicateProposal extends ByzantineBehaviour {
                 int[][] now = ConsensusMessages.requests(batch, Integer.MAX_VALUE);
                 int[][] before = last == null ? null : ConsensusMessages.requests(last, Integer.MAX_VALUE);
                 if (slot.now() < from || now == null || before == null || before.length == 0
-                    || batch.length + last.length - 2 > maxBatchBytes) {
-                    return real.ctbcast(b, off, len);
+                    || batch.length + last.length - 2 > maxBatchBytes) { // batches stay within the replicas' bound
+                    return null;
                 }
                 acted();
-                byte[] m = ConsensusMessages.prepare(view, ConsensusMessages.slot(b, off),
-                    ConsensusMessages.concat(last, before, batch, now));
-                return real.ctbcast(new UnsafeBuffer(m), 0, m.length);
+                return ConsensusMessages.concat(last, before, batch, now);
             }
         };
     }

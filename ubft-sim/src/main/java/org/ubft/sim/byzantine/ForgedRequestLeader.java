@@ -26,20 +26,18 @@ public final class ForgedRequestLeader extends ByzantineBehaviour {
 
     @Override
     public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
-        int maxBatchBytes = org.ubft.consensus.runtime.ReplicaNode.replicaConfig(slot.cluster(),
-            org.ubft.consensus.replica.ReplicaConfig.Path.FAST).maxBatchBytes();
-        return new ForwardingOutput(output) {
+        return new PrepareRewrite(output, slot) {
             private long session = RequestNumbers.MAX_SESSION / 2;
 
             @Override
-            public long ctbcast(DirectBuffer b, int off, int len) {
-                if (!ConsensusMessages.isPrepare(b, off, len) || slot.now() < from) {
-                    return real.ctbcast(b, off, len);
+            protected byte[] rewrite(DirectBuffer b, int off) {
+                if (slot.now() < from) {
+                    return null;
                 }
                 byte[] batch = ConsensusMessages.batch(b, off);
                 int[][] requests = ConsensusMessages.requests(batch, Integer.MAX_VALUE);
                 if (requests == null || requests.length == 0) {
-                    return real.ctbcast(b, off, len);
+                    return null;
                 }
                 int client = ConsensusMessages.client(batch, requests[0]);
                 byte[] payload = Payloads.request(client, 1, new byte[] {(byte) session});
@@ -50,12 +48,10 @@ public final class ForgedRequestLeader extends ByzantineBehaviour {
                 ob.putShort(0, (short) 1, ConsensusMessages.ORDER);
                 ob.putBytes(2, forged, 0, forged.capacity());
                 if (batch.length + forged.capacity() > maxBatchBytes) {
-                    return real.ctbcast(b, off, len);
+                    return null;
                 }
                 acted();
-                byte[] m = ConsensusMessages.prepare(ConsensusMessages.view(b, off), ConsensusMessages.slot(b, off),
-                    ConsensusMessages.concat(batch, requests, one, new int[][] {{2, forged.capacity()}}));
-                return real.ctbcast(new UnsafeBuffer(m), 0, m.length);
+                return ConsensusMessages.concat(batch, requests, one, new int[][] {{2, forged.capacity()}});
             }
         };
     }
