@@ -20,7 +20,7 @@ public final class ForgingClient extends ByzantineClient {
     static final int COPIES = 2;
 
     private final long from;
-    private long highest;
+    private final NewRequests newRequests = new NewRequests();
     private long nextSession;
 
     public ForgingClient(long from) {
@@ -32,12 +32,10 @@ public final class ForgingClient extends ByzantineClient {
     public ClientCore.Port wrapPort(ClientCore.Port port, ClientContext client) {
         return (replica, b, off, len) -> {
             port.send(replica, b, off, len);
-            long number = ClientWire.number(b, off);
-            if (number <= highest || replica != client.cluster().n() - 1) {
-                return; // a retransmission, or not yet sent to every replica
+            if (!newRequests.sentToAll(replica, b, off, client)) {
+                return;
             }
-            highest = number;
-            nextSession = Math.max(nextSession, RequestNumbers.session(number) + 1);
+            nextSession = Math.max(nextSession, RequestNumbers.session(newRequests.highest()) + 1);
             if (client.now() >= from && Payloads.id(ClientRequests.payload(b, off)) != null) {
                 flood(port, client);
             }

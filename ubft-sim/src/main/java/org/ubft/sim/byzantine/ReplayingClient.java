@@ -2,7 +2,6 @@ package org.ubft.sim.byzantine;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.client.ClientCore;
-import org.ubft.consensus.wire.ClientWire;
 import org.ubft.sim.ClientContext;
 import org.ubft.sim.Payloads;
 
@@ -18,8 +17,8 @@ public final class ReplayingClient extends ByzantineClient {
     private final long from;
     private final long[] numbers = new long[REMEMBERED];
     private final long[] seqs = new long[REMEMBERED];
+    private final NewRequests newRequests = new NewRequests();
     private int remembered;
-    private long highest;
 
     public ReplayingClient(long from) {
         super("replaying-client");
@@ -30,12 +29,11 @@ public final class ReplayingClient extends ByzantineClient {
     public ClientCore.Port wrapPort(ClientCore.Port port, ClientContext client) {
         return (replica, b, off, len) -> {
             port.send(replica, b, off, len);
-            long number = ClientWire.number(b, off);
             Payloads.RequestId id = Payloads.id(ClientRequests.payload(b, off));
-            if (number <= highest || id == null || replica != client.cluster().n() - 1) {
-                return; // a retransmission, or not yet sent to every replica
+            if (id == null || !newRequests.sentToAll(replica, b, off, client)) {
+                return;
             }
-            highest = number;
+            long number = newRequests.highest();
             if (client.now() >= from && remembered > 0) {
                 replay(port, client);
             }
