@@ -47,21 +47,13 @@ public final class Forger extends ByzantineBehaviour {
 
     @Override
     public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
-        return new ForwardingOutput(output) {
+        return new ActingAfterOutput(output) {
             private final List<byte[]> oldTbcasts = new ArrayList<>();
             private final List<byte[]> oldSends = new ArrayList<>();
             private final List<Integer> oldSendTargets = new ArrayList<>();
             private long view;
             private long lastSlot = 1;
             private long next = from;
-            private boolean forging;
-
-            @Override
-            public long ctbcast(DirectBuffer b, int off, int len) {
-                long k = real.ctbcast(b, off, len);
-                maybeForge();
-                return k;
-            }
 
             @Override
             public void tbcast(DirectBuffer b, int off, int len) {
@@ -70,38 +62,32 @@ public final class Forger extends ByzantineBehaviour {
                     view = Math.max(view, ConsensusMessages.view(b, off));
                     lastSlot = Math.max(lastSlot, ConsensusMessages.slot(b, off));
                 }
-                if (oldTbcasts.size() < KEPT && !forging) {
+                if (oldTbcasts.size() < KEPT && !acting()) {
                     oldTbcasts.add(ConsensusMessages.copy(b, off, len));
                 }
-                real.tbcast(b, off, len);
-                maybeForge();
+                super.tbcast(b, off, len);
             }
 
             @Override
             public void send(int to, DirectBuffer b, int off, int len) {
-                if (oldSends.size() < KEPT && !forging) {
+                if (oldSends.size() < KEPT && !acting()) {
                     oldSends.add(ConsensusMessages.copy(b, off, len));
                     oldSendTargets.add(to);
                 }
-                real.send(to, b, off, len);
-                maybeForge();
+                super.send(to, b, off, len);
             }
 
-            private void maybeForge() {
+            @Override
+            protected void act() {
                 long now = slot.now();
-                if (forging || now < next) {
+                if (now < next) {
                     return;
                 }
                 next = now + period;
-                forging = true;
-                try {
-                    Kind kind = Kind.values()[slot.random().nextInt(Kind.values().length)];
-                    if (forge(kind)) {
-                        sent[kind.ordinal()]++;
-                        acted();
-                    }
-                } finally {
-                    forging = false;
+                Kind kind = Kind.values()[slot.random().nextInt(Kind.values().length)];
+                if (forge(kind)) {
+                    sent[kind.ordinal()]++;
+                    acted();
                 }
             }
 

@@ -1,6 +1,5 @@
 package org.ubft.sim.byzantine;
 
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.ctbcast.core.CtbcastConfig;
@@ -53,42 +52,17 @@ public final class SignEverything extends ByzantineBehaviour {
     @Override
     public ReplicaOutput wrapOutput(ReplicaOutput output, SlotContext slot) {
         UnsafeBuffer junk = new UnsafeBuffer(new byte[] {(byte) 0xEE});
-        return new ForwardingOutput(output) {
-            private boolean flooding;
-
+        return new ActingAfterOutput(output) {
             @Override
-            public long ctbcast(DirectBuffer b, int off, int len) {
-                long k = real.ctbcast(b, off, len);
-                flood();
-                return k;
-            }
-
-            @Override
-            public void tbcast(DirectBuffer b, int off, int len) {
-                real.tbcast(b, off, len);
-                flood();
-            }
-
-            @Override
-            public void send(int to, DirectBuffer b, int off, int len) {
-                real.send(to, b, off, len);
-                flood();
-            }
-
-            private void flood() {
-                if (flooding || slot.now() < from) {
+            protected void act() {
+                if (slot.now() < from) {
                     return;
                 }
-                flooding = true;
-                try {
-                    for (int i = 0; i < BURST; i++) {
-                        if (real.ctbcast(junk, 0, 1) < 0) {
-                            return; // the stream's window is full
-                        }
-                        acted();
+                for (int i = 0; i < BURST; i++) {
+                    if (real.ctbcast(junk, 0, 1) < 0) {
+                        return; // the stream's window is full
                     }
-                } finally {
-                    flooding = false;
+                    acted();
                 }
             }
         };
