@@ -1,13 +1,24 @@
 package org.ubft.consensus.replica;
 
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Test app: replies with the request reversed; its state is a count and an order-sensitive hash. */
 final class ReverseApp implements StateMachine {
     long executed;
     long hash = 17;
+    /** The context of every request executed (replicated time, issue 22), in order. */
+    final List<RequestContext> contexts = new ArrayList<>();
+
+    @Override
+    public byte[] execute(RequestContext context, byte[] request) {
+        contexts.add(context);
+        return execute(request);
+    }
 
     @Override
     public byte[] execute(byte[] request) {
