@@ -1,5 +1,6 @@
 package org.ubft.sim;
 
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 
 import java.nio.ByteBuffer;
@@ -42,6 +43,13 @@ public final class RecordingApp implements StateMachine {
 
     @Override
     public byte[] execute(byte[] request) {
+        return execute(new RequestContext(-1, 0, 0), request);
+    }
+
+    /** Reports the replicated time too, and passes the context on to the inner application. */
+    @Override
+    public byte[] execute(RequestContext context, byte[] request) {
+        events.replicatedTime(clock.getAsLong(), replica, count, context.timeMillis());
         long position = count++;
         for (byte b : request) {
             chain = (chain ^ (b & 0xFF)) * 0x100000001B3L;
@@ -51,7 +59,7 @@ public final class RecordingApp implements StateMachine {
         if (inner == null) {
             return Payloads.reply(position, Payloads.id(request));
         }
-        return Payloads.reply(position, Payloads.id(request), inner.execute(Payloads.body(request)));
+        return Payloads.reply(position, Payloads.id(request), inner.execute(context, Payloads.body(request)));
     }
 
     @Override

@@ -63,6 +63,11 @@ public final class SimCluster {
     private final boolean[] memnodeUp;
     private final long seed;
     private long nextSample;
+    /** Each replica slot's clock skew, in milliseconds ({@link #wallClockMillis}). */
+    private final long[] skewMillis;
+
+    /** Where the replicas' wall clocks start (virtual time 0): 2026-01-01T00:00:00Z, in milliseconds. */
+    public static final long EPOCH_MILLIS = 1_767_225_600_000L;
 
     /**
      * Starts the cluster at virtual time 0.
@@ -92,6 +97,7 @@ public final class SimCluster {
         for (int i = 0; i < n; i++) {
             this.behaviours[i] = i < behaviours.length && behaviours[i] != null ? behaviours[i] : ReplicaBehaviour.CORRECT;
         }
+        this.skewMillis = new long[n];
         this.instances = new ReplicaInstance[n][];
         for (int i = 0; i < n; i++) {
             int count = this.behaviours[i].instances();
@@ -161,6 +167,8 @@ public final class SimCluster {
         node.checkClientSignaturesWith(new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
             keys.publicKeys(), org.ubft.consensus.runtime.ClientPreverifier.capacityFor(config.clients()),
             org.ubft.consensus.runtime.ClientPreverifier.statementBytes(config.maxRequestBytes())), x.cpu));
+        // replicated time: the replica's wall clock is virtual time plus its slot's skew (set by the plan)
+        node.replica().replicatedTime(() -> wallClockMillis(i), cluster.consensus().timeBoundMillis());
         behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,
@@ -192,6 +200,24 @@ public final class SimCluster {
     }
 
     // ---- running ------------------------------------------------------------------------------------
+
+    /**
+     * Replica slot {@code replica}'s wall clock (what its replicated time is stamped and checked against): {@link
+     * #EPOCH_MILLIS} plus virtual time, plus its skew.
+     */
+    public long wallClockMillis(int replica) {
+        return Math.max(0, EPOCH_MILLIS + net.nanoTime() / 1_000_000 + skewMillis[replica]);
+    }
+
+    /** From now on replica slot {@code replica}'s clock is {@code millis} ahead of virtual time (behind if negative). */
+    public void clockSkew(int replica, long millis) {
+        skewMillis[replica] = millis;
+    }
+
+    /** Replica slot {@code replica}'s clock skew, in milliseconds. */
+    public long clockSkew(int replica) {
+        return skewMillis[replica];
+    }
 
     /** Runs the cluster until virtual time {@code time}. */
     public void runUntil(long time) {

@@ -233,7 +233,8 @@ public final class Scenarios {
         LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, LEADER_CRASH_RESTART,
         RESTART_THEN_LEADER_CRASH_CPU, LAGGING_FOLLOWER_PARTNER_CRASH_CPU,
         KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
-        ByzantineScenarios.ALL.stream(), Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED),
+        ByzantineScenarios.ALL.stream(), TimeScenarios.ALL.stream(),
+        Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED),
         TwinsScenarios.SAMPLE.stream())
         .flatMap(s -> s).toList();
 
