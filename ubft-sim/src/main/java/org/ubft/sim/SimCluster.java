@@ -193,6 +193,11 @@ public final class SimCluster {
             }
 
             @Override
+            public void replicatedTime(long time, int replica, long position, long millis) {
+                events.replicatedTime(time, replica, position, millis);
+            }
+
+            @Override
             public void restored(long time, int replica, long position) {
                 events.restored(time, replica, position);
             }

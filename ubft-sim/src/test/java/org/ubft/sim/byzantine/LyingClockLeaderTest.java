@@ -22,6 +22,24 @@ class LyingClockLeaderTest {
     }
 
     @Test
+    void theApplicationsReplicatedTimesReachTheCheckers() {
+        long[] seen = {0, Long.MAX_VALUE};
+        org.ubft.sim.SimCluster c = new org.ubft.sim.SimCluster(org.ubft.sim.SimOptions.defaults(), 1,
+            new org.ubft.sim.SimEvents() {
+                @Override
+                public void replicatedTime(long time, int replica, long position, long millis) {
+                    seen[0]++;
+                    seen[1] = Math.min(seen[1], millis);
+                }
+            });
+        c.clockSkew(1, -300);
+        c.runUntil(20_000_000);
+        assertTrue(seen[0] > 0, "replicated-time events reported");
+        assertTrue(seen[1] >= org.ubft.sim.SimCluster.EPOCH_MILLIS, "times from the replicas' virtual clocks: " + seen[1]);
+        assertEquals(org.ubft.sim.SimCluster.EPOCH_MILLIS + 20 - 300, c.wallClockMillis(1));
+    }
+
+    @Test
     void timesThatGoBackOrRunAheadAreRefusedAndTheViewChanges() {
         for (Scenario s : new Scenario[] {TimeScenarios.BACKWARDS, TimeScenarios.FAR_AHEAD, TimeScenarios.MAX,
             TimeScenarios.JUST_PAST_BOUND}) {
