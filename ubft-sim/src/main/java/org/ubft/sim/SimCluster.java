@@ -130,7 +130,10 @@ public final class SimCluster {
                 new SplittableRandom(seed ^ (0xC2B2AE3D27D4EB4FL * (c + 1))), net.clock(), events);
             clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
                 new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
-                options.thinkNanos(), options.kvKeys(), b, context);
+                options.thinkNanos(), options.redis() ? 0 : options.kvKeys(), b, context);
+            if (options.redis()) {
+                clients[c].useRedis(new RedisWorkload(options.kvKeys()));
+            }
         }
         scheduleTick();
     }
@@ -143,10 +146,11 @@ public final class SimCluster {
 
     private void start(ReplicaInstance x) {
         int i = x.slot;
-        RecordingApp app = new RecordingApp(i, countingExecutions(x), net::nanoTime,
-            options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
-        StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
+        StateMachine inner = options.redis() ? RedisWorkload.machine(config.maxReplyBytes() - 64)
+            : options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null;
+        RecordingApp app = new RecordingApp(i, countingExecutions(x), net::nanoTime, inner);
+        StateMachine sm = behaviours[i].wrapApp(app);
         // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
         // (twin B's stream is another one)
         long twinSalt = x.twin == 1 ? 0xD1B54A32D192ED03L : 0;

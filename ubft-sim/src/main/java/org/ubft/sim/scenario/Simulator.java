@@ -79,7 +79,9 @@ public final class Simulator {
         checkers.add(resources);
         ClientLatencies latencies = new ClientLatencies(c -> cluster.clientBehaviour(c).correct());
         hub.add(latencies);
-        if (options.kv()) {
+        if (options.redis()) {
+            checkers.add(new org.ubft.sim.check.RedisLinearizabilityChecker(violations));
+        } else if (options.kv()) {
             checkers.add(new KvLinearizabilityChecker(violations));
         }
         if (scenario.liveness()) {
