@@ -207,8 +207,8 @@ final class Agreement {
             counters.drop(Drop.INVALID_PREPARE);
             return;
         }
-        if (!slots.decided[i] && !empty && (v == 0 || p.mustPropose(s) == PeerState.NONE)
-            && !time.acceptNew(v, BatchFormat.time(buffer, at), host.executedTime())) {
+        if (time.refuses(v, p.mustPropose(s), slots.decided[i], empty, BatchFormat.time(buffer, at),
+            host.executedTime())) {
             // a new proposal whose time goes back or runs ahead of this replica's clock (BatchTime): recorded in
             // state[p] above like any valid PREPARE, but never endorsed here (a re-proposal is not checked: it keeps
             // the time it was first proposed with)

@@ -58,6 +58,14 @@ final class BatchTime {
     }
 
     /**
+     * Follower: whether a valid PREPARE of {@code view} must not be endorsed for its time: a new proposal (view 0, or
+     * MustPropose leaves the slot Any), not ⊥, not decided here, whose time {@link #acceptNew} refuses.
+     */
+    boolean refuses(long view, int mustPropose, boolean decided, boolean empty, long t, long executed) {
+        return !decided && !empty && (view == 0 || mustPropose == PeerState.NONE) && !acceptNew(view, t, executed);
+    }
+
+    /**
      * Follower: whether a new proposal of time {@code t} in {@code view} may be endorsed, given the time executed
      * here; records it if so.
      */

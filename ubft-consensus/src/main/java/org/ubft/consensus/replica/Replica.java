@@ -111,7 +111,7 @@ public final class Replica {
         for (int p = 0; p < n; p++) {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
-        gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, hooks);
+        gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, time, hooks);
         summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override

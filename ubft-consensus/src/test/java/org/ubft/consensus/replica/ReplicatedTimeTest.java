@@ -45,6 +45,20 @@ class ReplicatedTimeTest {
     }
 
     @Test
+    void onlyNewProposalsAreChecked() {
+        BatchTime t = new BatchTime();
+        t.configure(() -> 10_000, BOUND);
+        long bad = Long.MAX_VALUE;
+        assertTrue(t.refuses(0, PeerState.NONE, false, false, bad, 0), "view 0: every proposal is new");
+        assertTrue(t.refuses(1, PeerState.NONE, false, false, bad, 0), "MustPropose Any: a new proposal");
+        assertFalse(t.refuses(1, PeerState.COMMITTED, false, false, bad, 0), "a re-proposal keeps its time");
+        assertFalse(t.refuses(1, PeerState.BOTTOM, false, true, 0, 5_000), "⊥ carries no time");
+        assertFalse(t.refuses(1, PeerState.NONE, true, false, 1, 5_000), "decided here: its value, its time");
+        assertFalse(t.refuses(0, PeerState.NONE, false, true, 0, 5_000), "an empty batch");
+        assertFalse(t.refuses(1, PeerState.NONE, false, false, 10_500, 5_000));
+    }
+
+    @Test
     void theLeaderNeverStampsBelowWhatItExecutedOrProposed() {
         long[] clock = {10_000};
         BatchTime t = new BatchTime();
