@@ -17,8 +17,8 @@ import java.util.function.LongUnaryOperator;
  *       correct replica's clock plus the bound (a Byzantine leader cannot move time far ahead: Long.MAX_VALUE or an
  *       hour ahead would expire every key).</li>
  * </ul>
- * A replica that restored a snapshot starts its monotone check afresh (its next time is checked against the
- * others' by agreement).
+ * A replica that restored a snapshot, or restarted and executes from an earlier position again, starts its monotone
+ * check afresh (its times are checked against the others' by agreement).
  */
 public final class ReplicatedTimeChecker extends CorrectReplicasChecker {
     public static final String NAME = "replicated-time";
@@ -26,7 +26,8 @@ public final class ReplicatedTimeChecker extends CorrectReplicasChecker {
     private final LongUnaryOperator ceiling;
     /** The first correct replica's time of each position. */
     private final Map<Long, Long> atPosition = new HashMap<>();
-    private final Map<Integer, Long> last = new HashMap<>();
+    /** Per replica slot: the position and time of its last execution in this incarnation. */
+    private final Map<Integer, long[]> last = new HashMap<>();
 
     /** @param ceiling the latest time a correct replica may execute at, given the virtual time (nanoseconds) */
     public ReplicatedTimeChecker(Violations violations, IntPredicate correct, LongUnaryOperator ceiling) {
@@ -44,10 +45,11 @@ public final class ReplicatedTimeChecker extends CorrectReplicasChecker {
         if (!correct(replica)) {
             return;
         }
-        Long before = last.put(replica, millis);
-        if (before != null && millis < before) {
+        long[] before = last.put(replica, new long[] {position, millis});
+        // (a position not after the last one: a restarted replica executing again from its start or a snapshot)
+        if (before != null && position > before[0] && millis < before[1]) {
             violations.report(NAME, time, "replica-" + replica + " executed position " + position + " at time "
-                + millis + ", before its previous request's time " + before);
+                + millis + ", before its previous request's time " + before[1]);
         }
         Long first = atPosition.putIfAbsent(position, millis);
         if (first != null && first != millis) {

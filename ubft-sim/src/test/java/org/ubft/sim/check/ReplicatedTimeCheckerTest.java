@@ -35,12 +35,14 @@ class ReplicatedTimeCheckerTest {
     }
 
     @Test
-    void aRestoredReplicaStartsItsMonotoneCheckAfresh() {
+    void aRestoredOrRestartedReplicaStartsItsMonotoneCheckAfresh() {
         Violations v = new Violations();
         ReplicatedTimeChecker c = checker(v);
         c.replicatedTime(10 * MS, 0, 0, 1_100);
         c.restored(11 * MS, 0, 0);
         c.replicatedTime(12 * MS, 0, 0, 1_100);
+        c.replicatedTime(13 * MS, 0, 1, 1_200);
+        c.replicatedTime(14 * MS, 0, 0, 1_100); // restarted: executes from its first position again
         assertFalse(v.has(ReplicatedTimeChecker.NAME), v.kept().toString());
     }
 }
