@@ -135,6 +135,9 @@ class ReplicatedTimeTest {
         ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, 2), 11);
         c.skewMillis[0] = 450; // the leader's clock ahead, a follower's behind: 900 ms apart, within the bound
         c.skewMillis[2] = -450;
+        for (ReverseApp app : c.apps) {
+            app.keepContexts = true;
+        }
         for (ModelCluster.TestClient client : c.clientList) {
             client.target = 40;
         }
