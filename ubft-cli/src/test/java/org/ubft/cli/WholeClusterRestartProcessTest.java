@@ -45,7 +45,7 @@ class WholeClusterRestartProcessTest {
 
     private static byte[] command(String... args) {
         List<byte[]> command = Arrays.stream(args).map(a -> a.getBytes(StandardCharsets.US_ASCII)).toList();
-        return KvWire.batch(KvWire.REDIS, System.currentTimeMillis(), 0, List.of(command));
+        return KvWire.batch(KvWire.REDIS, 0, List.of(command));
     }
 
     /** The RESP reply of a one-command DONE reply. */

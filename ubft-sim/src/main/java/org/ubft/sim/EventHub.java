@@ -27,6 +27,13 @@ public final class EventHub implements SimEvents {
     }
 
     @Override
+    public void replicatedTime(long time, int replica, long position, long millis) {
+        for (SimEvents l : listeners) {
+            l.replicatedTime(time, replica, position, millis);
+        }
+    }
+
+    @Override
     public void executed(long time, int replica, long position, byte[] payload) {
         for (SimEvents l : listeners) {
             l.executed(time, replica, position, payload);

@@ -1,5 +1,6 @@
 package org.ubft.sim;
 
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 
 import java.nio.ByteBuffer;
@@ -40,8 +41,20 @@ public final class RecordingApp implements StateMachine {
         this.inner = inner;
     }
 
+    /** Without a context (a wrapper of the slot's behaviour that calls this): no replicated time is reported. */
     @Override
     public byte[] execute(byte[] request) {
+        return run(null, request);
+    }
+
+    /** Reports the replicated time too, and passes the context on to the inner application. */
+    @Override
+    public byte[] execute(RequestContext context, byte[] request) {
+        events.replicatedTime(clock.getAsLong(), replica, count, context.timeMillis());
+        return run(context, request);
+    }
+
+    private byte[] run(RequestContext context, byte[] request) {
         long position = count++;
         for (byte b : request) {
             chain = (chain ^ (b & 0xFF)) * 0x100000001B3L;
@@ -51,7 +64,8 @@ public final class RecordingApp implements StateMachine {
         if (inner == null) {
             return Payloads.reply(position, Payloads.id(request));
         }
-        return Payloads.reply(position, Payloads.id(request), inner.execute(Payloads.body(request)));
+        return Payloads.reply(position, Payloads.id(request), context == null ? inner.execute(Payloads.body(request))
+            : inner.execute(context, Payloads.body(request)));
     }
 
     @Override

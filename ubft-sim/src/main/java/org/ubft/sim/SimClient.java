@@ -50,6 +50,8 @@ public final class SimClient {
     private final long[] lastSeen;
     private final ClientBehaviour behaviour;
     private long nextSeq = 1;
+    /** The Redis workload instead ({@link SimOptions#withRedis}), or null. */
+    private RedisWorkload redis;
     private long submitUntil = Long.MAX_VALUE;
 
     SimClient(SimNetwork net, ClusterConfig cluster, int index, int inFlight, SigningKey key, SimEvents events,
@@ -114,7 +116,9 @@ public final class SimClient {
         long seq = nextSeq++;
         long key = 0;
         byte[] fill;
-        if (kvKeys > 0) {
+        if (redis != null) {
+            fill = RedisWorkload.encode(redis.next(random));
+        } else if (kvKeys > 0) {
             KvOp op = nextKvOp();
             key = op.key();
             fill = op.encode();
@@ -154,6 +158,11 @@ public final class SimClient {
                 return;
             }
         }
+    }
+
+    /** Sends the Redis workload's commands instead (before the first submit). */
+    void useRedis(RedisWorkload workload) {
+        this.redis = workload;
     }
 
     /** The next random key-value operation (from this client's seeded random source). */

@@ -63,6 +63,11 @@ public final class SimCluster {
     private final boolean[] memnodeUp;
     private final long seed;
     private long nextSample;
+    /** Each replica slot's clock skew, in milliseconds ({@link #wallClockMillis}). */
+    private final long[] skewMillis;
+
+    /** Where the replicas' wall clocks start (virtual time 0): 2026-01-01T00:00:00Z, in milliseconds. */
+    public static final long EPOCH_MILLIS = 1_767_225_600_000L;
 
     /**
      * Starts the cluster at virtual time 0.
@@ -92,6 +97,7 @@ public final class SimCluster {
         for (int i = 0; i < n; i++) {
             this.behaviours[i] = i < behaviours.length && behaviours[i] != null ? behaviours[i] : ReplicaBehaviour.CORRECT;
         }
+        this.skewMillis = new long[n];
         this.instances = new ReplicaInstance[n][];
         for (int i = 0; i < n; i++) {
             int count = this.behaviours[i].instances();
@@ -124,7 +130,10 @@ public final class SimCluster {
                 new SplittableRandom(seed ^ (0xC2B2AE3D27D4EB4FL * (c + 1))), net.clock(), events);
             clients[c] = new SimClient(net, cluster, c, options.inFlight(), keys.clientKey(c), events,
                 new SplittableRandom(master.nextLong()), options.clientTimeoutNanos(), options.clientMaxTimeoutNanos(),
-                options.thinkNanos(), options.kvKeys(), b, context);
+                options.thinkNanos(), options.redis() ? 0 : options.kvKeys(), b, context);
+            if (options.redis()) {
+                clients[c].useRedis(new RedisWorkload(options.kvKeys()));
+            }
         }
         scheduleTick();
     }
@@ -137,10 +146,11 @@ public final class SimCluster {
 
     private void start(ReplicaInstance x) {
         int i = x.slot;
-        RecordingApp app = new RecordingApp(i, countingExecutions(x), net::nanoTime,
-            options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null);
-        StateMachine sm = behaviours[i].wrapApp(app);
         ReplicaConfig config = ReplicaNode.replicaConfig(cluster, options.path());
+        StateMachine inner = options.redis() ? RedisWorkload.machine(config.maxReplyBytes() - 64)
+            : options.kv() ? new org.ubft.apps.kv.KvStore(options.kvKeys()) : null;
+        RecordingApp app = new RecordingApp(i, countingExecutions(x), net::nanoTime, inner);
+        StateMachine sm = behaviours[i].wrapApp(app);
         // the behaviour's own random stream (not drawn from the master one, so that correct runs are unchanged)
         // (twin B's stream is another one)
         long twinSalt = x.twin == 1 ? 0xD1B54A32D192ED03L : 0;
@@ -161,6 +171,8 @@ public final class SimCluster {
         node.checkClientSignaturesWith(new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
             keys.publicKeys(), org.ubft.consensus.runtime.ClientPreverifier.capacityFor(config.clients()),
             org.ubft.consensus.runtime.ClientPreverifier.statementBytes(config.maxRequestBytes())), x.cpu));
+        // replicated time: the replica's wall clock is virtual time plus its slot's skew (set by the plan)
+        node.replica().replicatedTime(() -> wallClockMillis(i), cluster.consensus().timeBoundMillis());
         behaviours[i].attach(node, slot);
         // as CtbcastNode.wallClockEpoch() does from the wall clock: virtual milliseconds, above the last incarnation's
         long epoch = Math.max((net.nanoTime() / 1_000_000 + 1) << CtbcastNode.EPOCH_SHIFT,
@@ -185,6 +197,11 @@ public final class SimCluster {
             }
 
             @Override
+            public void replicatedTime(long time, int replica, long position, long millis) {
+                events.replicatedTime(time, replica, position, millis);
+            }
+
+            @Override
             public void restored(long time, int replica, long position) {
                 events.restored(time, replica, position);
             }
@@ -192,6 +209,24 @@ public final class SimCluster {
     }
 
     // ---- running ------------------------------------------------------------------------------------
+
+    /**
+     * Replica slot {@code replica}'s wall clock (what its replicated time is stamped and checked against): {@link
+     * #EPOCH_MILLIS} plus virtual time, plus its skew.
+     */
+    public long wallClockMillis(int replica) {
+        return Math.max(0, EPOCH_MILLIS + net.nanoTime() / 1_000_000 + skewMillis[replica]);
+    }
+
+    /** From now on replica slot {@code replica}'s clock is {@code millis} ahead of virtual time (behind if negative). */
+    public void clockSkew(int replica, long millis) {
+        skewMillis[replica] = millis;
+    }
+
+    /** Replica slot {@code replica}'s clock skew, in milliseconds. */
+    public long clockSkew(int replica) {
+        return skewMillis[replica];
+    }
 
     /** Runs the cluster until virtual time {@code time}. */
     public void runUntil(long time) {

@@ -21,6 +21,13 @@ public interface SimEvents {
     default void executed(long time, int replica, long position, byte[] payload) {
     }
 
+    /**
+     * Replica {@code replica}'s application executed its {@code position}-th request at replicated time {@code millis}
+     * (the {@link org.ubft.consensus.app.RequestContext}'s, milliseconds since the epoch).
+     */
+    default void replicatedTime(long time, int replica, long position, long millis) {
+    }
+
     /** Replica {@code replica}'s application restored a snapshot: it has executed {@code position} requests. */
     default void restored(long time, int replica, long position) {
     }

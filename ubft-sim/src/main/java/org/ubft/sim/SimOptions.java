@@ -18,7 +18,7 @@ import org.ubft.sim.cpu.CpuCosts;
 public record SimOptions(int f, int fm, int clients, int inFlight, int window, int tail, int slowPathMicros,
                          int requestTimeoutMillis, int viewChangeTimeoutMillis, long clientTimeoutNanos,
                          long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path,
-                         int kvKeys, CpuCosts cpu) {
+                         int kvKeys, CpuCosts cpu, boolean redis) {
 
     /**
      * f = f_m = 1, 2 clients with 4 requests in flight each and 1 ms think time, W = 32, t = 16, slow path after
@@ -27,27 +27,27 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
      */
     public static SimOptions defaults() {
         return new SimOptions(1, 1, 2, 4, 32, 16, 500, 10, 20, 1_000_000, 20_000_000, 10_000, 1_000_000,
-            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT);
+            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT, false);
     }
 
     public SimOptions withClients(int count, int perClientInFlight) {
         return new SimOptions(f, fm, count, perClientInFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis);
     }
 
     public SimOptions withWindowAndTail(int w, int t) {
         return new SimOptions(f, fm, clients, inFlight, w, t, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis);
     }
 
     public SimOptions withPath(ReplicaConfig.Path first) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys, cpu);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys, cpu, redis);
     }
 
     public SimOptions withThinkNanos(long mean) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys, cpu);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys, cpu, redis);
     }
 
     /** The key-value workload on {@code keys} keys (1 to 64; a small key space makes operations conflict). */
@@ -56,17 +56,31 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
             throw new IllegalArgumentException("the key-value workload needs 1 to 64 keys, got " + keys);
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu, redis);
     }
 
     /** The same cluster with virtual CPU costs {@code costs} ({@link CpuCosts#FREE}: none). */
     public SimOptions withCpu(CpuCosts costs) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys,
-            java.util.Objects.requireNonNull(costs));
+            java.util.Objects.requireNonNull(costs), redis);
     }
 
-    /** Whether the workload is the key-value one ({@link #withKv}). */
+    /**
+     * The Redis workload on {@code keys} keys (an even number, 2 to 64): the replicas run the key-value store's
+     * {@code KvMachine} on replicated time and the clients send Redis commands with expiry ({@link RedisWorkload}),
+     * checked for linearizability against a model of Redis with expiry ({@link #kv()} is true too).
+     */
+    public SimOptions withRedis(int keys) {
+        if (keys < 2 || keys > 64 || keys % 2 != 0) {
+            throw new IllegalArgumentException("the Redis workload needs an even number of keys, 2 to 64, got " + keys);
+        }
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu,
+            true);
+    }
+
+    /** Whether the workload is the key-value one ({@link #withKv}) or the Redis one ({@link #withRedis}). */
     public boolean kv() {
         return kvKeys > 0;
     }

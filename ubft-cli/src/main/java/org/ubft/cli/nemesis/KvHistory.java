@@ -53,9 +53,9 @@ final class KvHistory {
         return keys;
     }
 
-    /** The request of {@code op}: a one-command Redis batch at the current wall-clock time (the store's stopgap). */
+    /** The request of {@code op}: a one-command Redis batch (the cluster executes it at its replicated time). */
     static byte[] request(RedisOp op) {
-        return KvWire.batch(KvWire.REDIS, System.currentTimeMillis(), 0, List.of(op.args()));
+        return KvWire.batch(KvWire.REDIS, 0, List.of(op.args()));
     }
 
     /** The RESP bytes of a DONE reply of one command, or a description of another reply (never a RESP reply). */

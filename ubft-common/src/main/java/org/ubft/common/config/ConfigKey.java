@@ -32,6 +32,10 @@ public enum ConfigKey {
             "a client request not executed within this many milliseconds makes replicas suspect the leader"),
     CONSENSUS_VIEW_CHANGE_TIMEOUT_MS("consensus.view.change.timeout.ms", Kind.INT, "500", 1, 3_600_000, List.of(),
             "a new view whose NEW_VIEW does not arrive within this many milliseconds (doubling) is abandoned"),
+    CONSENSUS_TIME_BOUND_MS("consensus.time.bound.ms", Kind.INT, "1000", 1, 3_600_000, List.of(),
+            "replicated time: a follower endorses a new batch only if the leader's timestamp is at most this many "
+            + "milliseconds ahead of its own clock (and not before the time executed); correct replicas' clocks must "
+            + "differ by less"),
     CONSENSUS_SIGNATURE_WORKERS("consensus.signature.workers", Kind.INT, "1", 0, 16, List.of(),
             "threads of a replica that check its peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY "
             + "signatures off its agent thread, one bounded queue per peer (0 = on the agent thread)"),

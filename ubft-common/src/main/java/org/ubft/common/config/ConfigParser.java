@@ -61,7 +61,7 @@ final class ConfigParser {
         ConsensusSettings consensus = new ConsensusSettings(integer(ConfigKey.CONSENSUS_BATCH),
                 integer(ConfigKey.CONSENSUS_PIPELINE), integer(ConfigKey.CONSENSUS_SLOW_PATH_US),
                 integer(ConfigKey.CONSENSUS_REQUEST_TIMEOUT_MS), integer(ConfigKey.CONSENSUS_VIEW_CHANGE_TIMEOUT_MS),
-                integer(ConfigKey.CONSENSUS_SIGNATURE_WORKERS));
+                integer(ConfigKey.CONSENSUS_SIGNATURE_WORKERS), integer(ConfigKey.CONSENSUS_TIME_BOUND_MS));
         int valueBytes = integer(ConfigKey.REGISTER_VALUE_BYTES);
         int deltaUs = integer(ConfigKey.REGISTER_DELTA_US);
         int maxMessage = integer(ConfigKey.CHANNEL_MAX_MESSAGE_BYTES);

@@ -9,7 +9,9 @@ package org.ubft.common.config;
  * @param requestTimeoutMillis   {@code consensus.request.timeout.ms}: leader suspicion for a request not executed
  * @param viewChangeTimeoutMillis {@code consensus.view.change.timeout.ms}: patience for a NEW_VIEW (doubling)
  * @param signatureWorkers       {@code consensus.signature.workers}: threads checking peers' signatures (0: none)
+ * @param timeBoundMillis        {@code consensus.time.bound.ms}: how far ahead of a follower's clock a batch's
+ *                               replicated time may be
  */
 public record ConsensusSettings(int batch, int pipeline, int slowPathMicros, int requestTimeoutMillis,
-                                int viewChangeTimeoutMillis, int signatureWorkers) {
+                                int viewChangeTimeoutMillis, int signatureWorkers, int timeBoundMillis) {
 }

@@ -5,7 +5,8 @@ package org.ubft.consensus.app;
  * order, so every correct replica holds the same state and returns the same replies.
  *
  * <p>Contract: {@link #execute} is deterministic (its reply and the new state depend only on the state and the
- * request: no clock, no randomness, no I/O, no iteration over hash-ordered collections); {@link #snapshot()} encodes
+ * request and its {@link RequestContext}: no clock but the context's replicated time, no randomness, no I/O, no
+ * iteration over hash-ordered collections); {@link #snapshot()} encodes
  * the whole state so that {@link #restore} of those bytes on a fresh instance yields an instance that behaves
  * identically; two instances in the same state return identical snapshots (the snapshot's SHA-256 is the state
  * digest that f+1 replicas sign in a checkpoint). Called on one thread only, the replica's.
@@ -13,6 +14,15 @@ package org.ubft.consensus.app;
 public interface StateMachine {
     /** Applies one request and returns the reply (never {@code null}; an empty array is a valid reply). */
     byte[] execute(byte[] request);
+
+    /**
+     * Applies one request with its context (the client, the request's number and the batch's replicated time), which
+     * the replica calls. The default adapts an application that needs no context: it runs {@link #execute(byte[])}.
+     * An application that needs a clock overrides this one and reads {@link RequestContext#timeMillis()}.
+     */
+    default byte[] execute(RequestContext context, byte[] request) {
+        return execute(request);
+    }
 
     /** The whole state, canonically encoded. */
     byte[] snapshot();

@@ -35,6 +35,9 @@ final class Agreement {
     interface Host {
         long nextExec();
 
+        /** The replicated time executed here ({@link Executor#time()}). */
+        long executedTime();
+
         boolean canBroadcast();
 
         /** CTBcasts {@code length} bytes of {@code message}; returns its identifier. */
@@ -67,6 +70,7 @@ final class Agreement {
     private final ViewChange views;
     private final Checkpoints checkpoints;
     private final Host host;
+    private final BatchTime time;
     /**
      * When an undecided slot starts its slow path: follows the fast path's measured decision times (SRTT + 4 RTTVAR),
      * between the configured timeout and {@link #SLOW_PATH_TIMEOUT_MAX_FACTOR} times it, so that a loaded machine
@@ -95,7 +99,8 @@ final class Agreement {
 
     Agreement(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
               ChargedCrypto crypto, ReplicaOutput out, ReplicaCounters counters, NanoClock clock,
-              StageLatencies stages, RequestIntake intake, ViewChange views, Checkpoints checkpoints, Host host) {
+              StageLatencies stages, RequestIntake intake, ViewChange views, Checkpoints checkpoints, BatchTime time,
+              Host host) {
         this.config = config;
         this.self = self;
         this.n = config.n();
@@ -116,6 +121,7 @@ final class Agreement {
         this.views = views;
         this.checkpoints = checkpoints;
         this.host = host;
+        this.time = time;
         this.slowPathTimeout = new AdaptiveTimeout(config.slowPathTimeoutNanos(),
             SLOW_PATH_TIMEOUT_MAX_FACTOR * config.slowPathTimeoutNanos());
         this.send = new UnsafeBuffer(new byte[Replica.maxCtbcastBytes(config)]);
@@ -202,6 +208,14 @@ final class Agreement {
             // restart of every replica, when no certificate reports a fast-path decision: the recovered decisions
             // (recoverDecisions) are this replica's word for the slot then
             counters.drop(Drop.INVALID_PREPARE);
+            return;
+        }
+        if (time.refuses(v, p.mustPropose(s), slots.decided[i], empty, BatchFormat.time(buffer, at),
+            host.executedTime())) {
+            // a new proposal whose time goes back or runs ahead of this replica's clock (BatchTime): recorded in
+            // state[p] above like any valid PREPARE, but never endorsed here (a re-proposal is not checked: it keeps
+            // the time it was first proposed with)
+            counters.drop(Drop.BAD_TIME);
             return;
         }
         slots.prepView[i] = v;

@@ -2,6 +2,7 @@ package org.ubft.consensus.replica;
 
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.Reader;
@@ -14,7 +15,10 @@ import java.util.Arrays;
  * Execution of decided slots in slot order (Algorithm 2, line 45: App.Execute; the last slot of the window triggers the
  * next checkpoint, lines 44-47), each kept in the {@link DecisionStore} before its replies leave, and the replies: each request at most once and in its client's order ({@link RequestNumbers#isNext}: request k after k-1,
  * or the first of a later session), its reply cached ({@link ClientTable}, the last {@link ClientWire#MAX_IN_FLIGHT}
- * per client) and sent; and the checkpointed state (the app's snapshot and the client table).
+ * per client) and sent; and the checkpointed state (the replicated time, the app's snapshot and the client table).
+ *
+ * <p>Replicated time ({@link BatchTime}): a batch executes at the larger of its time and {@link #time()}, the time
+ * executed before, so time never goes back whatever a leader stamped; it is part of the checkpointed state.
  */
 final class Executor {
     private final ReplicaConfig config;
@@ -39,6 +43,8 @@ final class Executor {
     private DecisionStore decisions = DecisionStore.NONE;
     /** While kept batches are replayed after a restart: nothing is kept again, no checkpoint certified. */
     private boolean replaying;
+    /** The replicated time of the last batch with requests executed (0 before any): never goes back. */
+    private long time;
 
     Executor(ReplicaConfig config, int self, StateMachine app, ReplicaOutput out, ReplicaCounters counters,
              NanoClock clock, VerificationBudget budget, StageLatencies stages) {
@@ -62,6 +68,11 @@ final class Executor {
     /** The first slot not executed yet. */
     long nextExec() {
         return nextExec;
+    }
+
+    /** The replicated time executed so far (milliseconds since the epoch; part of the replicated state). */
+    long time() {
+        return time;
     }
 
     /** When this replica last executed a slot, restored a checkpoint or otherwise progressed. */
@@ -146,11 +157,13 @@ final class Executor {
     void execute(SlotTable slots, int i, RequestIntake intake) {
         UnsafeBuffer batch = slots.decidedBatch;
         int at = i * slots.maxBatchBytes;
-        int count = batch.getShort(at, ClientWire.ORDER) & 0xFFFF;
+        int count = BatchFormat.count(batch, at);
         if (count == 0) {
             counters.emptySlots++;
+        } else {
+            time = Math.max(time, BatchFormat.time(batch, at)); // never back, whatever the leader stamped
         }
-        int pos = at + 2;
+        int pos = at + BatchFormat.HEADER;
         for (int r = 0; r < count; r++) {
             int len = ClientWire.requestLength(batch, pos, slots.decidedLength[i] - (pos - at), config.maxRequestBytes());
             int c = ClientWire.client(batch, pos);
@@ -159,7 +172,7 @@ final class Executor {
                 int payloadLength = ClientWire.bodyLength(batch, pos);
                 byte[] payload = new byte[payloadLength];
                 batch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
-                byte[] reply = app.execute(payload);
+                byte[] reply = app.execute(new RequestContext(c, k, time), payload);
                 clientTable.record(c, k, reply);
                 executedAt[c] = clock.nanoTime();
                 counters.executedRequests++;
@@ -181,12 +194,12 @@ final class Executor {
         out.reply(client, send, 0, len);
     }
 
-    /** The checkpointed state: i32 app snapshot length, app snapshot, client table. */
+    /** The checkpointed state: i64 replicated time, i32 app snapshot length, app snapshot, client table. */
     byte[] encodeState() {
         byte[] snapshot = app.snapshot();
-        byte[] state = new byte[4 + snapshot.length + clientTable.maxEncodedBytes()];
+        byte[] state = new byte[8 + 4 + snapshot.length + clientTable.maxEncodedBytes()];
         UnsafeBuffer b = new UnsafeBuffer(state);
-        writer.wrap(b, 0).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
+        writer.wrap(b, 0).i64(time).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
         clientTable.encode(writer);
         return Arrays.copyOf(state, writer.length());
     }
@@ -194,15 +207,16 @@ final class Executor {
     /** Restores a state {@link #encodeState} wrote; false (nothing changed but maybe the client table) if malformed. */
     boolean restoreState(byte[] state) {
         UnsafeBuffer b = new UnsafeBuffer(state);
-        if (state.length < 4) {
+        if (state.length < 12) {
             return false;
         }
-        int appLength = b.getInt(0, ClientWire.ORDER);
-        if (appLength < 0 || appLength > state.length - 4) {
+        long restoredTime = b.getLong(0, ClientWire.ORDER);
+        int appLength = b.getInt(8, ClientWire.ORDER);
+        if (restoredTime < 0 || appLength < 0 || appLength > state.length - 12) {
             return false;
         }
-        byte[] snapshot = Arrays.copyOfRange(state, 4, 4 + appLength);
-        if (!clientTable.restore(b, 4 + appLength, state.length - 4 - appLength, new Reader())) {
+        byte[] snapshot = Arrays.copyOfRange(state, 12, 12 + appLength);
+        if (!clientTable.restore(b, 12 + appLength, state.length - 12 - appLength, new Reader())) {
             return false;
         }
         try {
@@ -210,6 +224,7 @@ final class Executor {
         } catch (RuntimeException e) {
             return false;
         }
+        time = restoredTime; // the time floor is part of the certified state
         return true;
     }
 }

@@ -35,6 +35,9 @@ final class GapRecovery {
 
         long nextExec();
 
+        /** The replicated time executed here ({@link Executor#time()}). */
+        long executedTime();
+
         boolean isLeader();
 
         /** The next slot the leader re-proposes with MustPropose after a NEW_VIEW (Algorithm 3, lines 18-19). */
@@ -70,6 +73,7 @@ final class GapRecovery {
     private final ReplicaCounters counters;
     private final NanoClock clock;
     private final Host host;
+    private final BatchTime time;
     private final Fingerprints fingerprints = new Fingerprints();
     private final Statements statements = new Statements();
     private final Writer writer = new Writer();
@@ -99,7 +103,8 @@ final class GapRecovery {
     private final ByzantineChecks.VerifiedShares knownShares = this::knownShare;
 
     GapRecovery(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
-                ChargedCrypto crypto, ReplicaOutput out, ReplicaCounters counters, NanoClock clock, Host host) {
+                ChargedCrypto crypto, ReplicaOutput out, ReplicaCounters counters, NanoClock clock, BatchTime time,
+                Host host) {
         this.config = config;
         this.n = config.n();
         this.self = self;
@@ -114,6 +119,7 @@ final class GapRecovery {
         this.counters = counters;
         this.clock = clock;
         this.host = host;
+        this.time = time;
         this.answers = new int[n];
         this.proposalBatch = new UnsafeBuffer(new byte[maxBatchBytes]);
         int certificate = 1 + 8 + 8 + DIGEST_BYTES + 1 + n * SHARE_BYTES;
@@ -464,6 +470,11 @@ final class GapRecovery {
         if (leader.prepared(s, view) && slots.prepView[i] != view && Arrays.equals(leader.prepareDigest,
             leader.index(s) * DIGEST_BYTES, leader.index(s) * DIGEST_BYTES + DIGEST_BYTES, digest, 0, DIGEST_BYTES)) {
             // the summary certified that the leader prepared exactly this batch (CTBcast agreement): as if delivered
+            if (time.refuses(view, leader.mustPropose(s), slots.decided[i], BatchFormat.count(buffer, at) == 0,
+                BatchFormat.time(buffer, at), host.executedTime())) {
+                counters.drop(Drop.BAD_TIME); // a new proposal whose time the PREPARE's own check refuses (Agreement)
+                return;
+            }
             slots.prepView[i] = view;
             slots.prepLength[i] = length;
             System.arraycopy(digest, 0, slots.prepDigest, i * DIGEST_BYTES, DIGEST_BYTES);

@@ -27,6 +27,9 @@ final class Proposer {
     interface Host {
         long nextExec();
 
+        /** The replicated time executed here ({@link Executor#time()}). */
+        long executedTime();
+
         boolean canBroadcast();
 
         /** CTBcasts {@code length} bytes of {@code message}; returns its identifier. */
@@ -53,7 +56,8 @@ final class Proposer {
     private final UnsafeBuffer send;
     private final byte[] digest = new byte[DIGEST_BYTES];
     private final UnsafeBuffer digestView = new UnsafeBuffer(digest);
-    private final UnsafeBuffer emptyBatch = new UnsafeBuffer(new byte[2]);
+    private final UnsafeBuffer emptyBatch = new UnsafeBuffer(new byte[BatchFormat.HEADER]);
+    private final BatchTime time;
 
     /** The next new slot to propose. */
     private long nextSlot;
@@ -65,7 +69,7 @@ final class Proposer {
 
     Proposer(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
              ReplicaCounters counters, NanoClock clock, RequestIntake intake, ViewChange views, Checkpoints checkpoints,
-             GapRecovery gaps, Summaries summaries, Host host) {
+             GapRecovery gaps, Summaries summaries, BatchTime time, Host host) {
         this.config = config;
         this.self = self;
         this.window = config.window();
@@ -81,6 +85,7 @@ final class Proposer {
         this.gaps = gaps;
         this.summaries = summaries;
         this.host = host;
+        this.time = time;
         this.send = new UnsafeBuffer(new byte[1 + 8 + 8 + 4 + maxBatchBytes]);
     }
 
@@ -142,9 +147,10 @@ final class Proposer {
         while (nextSlot < checkpoints.seq() + window && nextSlot - host.nextExec() < config.pipeline()
             && !checkpoints.fetching() && summaries.mayBroadcast()) {
             int length = intake.buildBatch(now);
-            if (length <= 2) {
+            if (length <= BatchFormat.HEADER) {
                 break;
             }
+            stamp(intake.batch());
             writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(views.view()).i64(nextSlot).i32(length)
                 .bytes(intake.batch(), 0, length);
             slots.proposeTime[slots.claim(nextSlot)] = now;
@@ -154,6 +160,11 @@ final class Proposer {
             work++;
         }
         return work;
+    }
+
+    /** Leader: stamps the new batch just built with the replicated time ({@link BatchTime#stamp}). */
+    private void stamp(UnsafeBuffer batch) {
+        batch.putLong(BatchFormat.TIME_OFFSET, time.stamp(host.executedTime()), org.ubft.consensus.wire.ClientWire.ORDER);
     }
 
     /** Leader: PREPARE ⟨v, s, MustPropose(s, C)⟩ (Algorithm 3, line 19); false while its batch is being fetched. */
@@ -169,9 +180,10 @@ final class Proposer {
             length = slots.decidedLength[known];
         } else if (kind == PeerState.NONE) {
             int built = intake.buildBatch(clock.nanoTime()); // Any: a gap below a committed slot takes waiting requests
-            if (built > 2) {
+            if (built > BatchFormat.HEADER) {
                 batch = intake.batch();
                 length = built;
+                stamp(intake.batch()); // a new batch: a new time
             }
         } else if (kind == PeerState.COMMITTED) {
             int idx = leader.index(s);
@@ -213,6 +225,9 @@ final class Proposer {
                 gaps.wantForProposal(s, leader.newViewDigest, d);
                 return false;
             }
+        }
+        if (batch != intake.batch()) {
+            time.reproposed(BatchFormat.time(batch, offset)); // its original time: later new stamps are not below it
         }
         writer.wrap(send, 0).u8(ConsensusWire.PREPARE).i64(views.view()).i64(s).i32(length).bytes(batch, offset, length);
         slots.proposeTime[slots.claim(s)] = clock.nanoTime(); // the re-proposal's PREPARE stage counts like any other

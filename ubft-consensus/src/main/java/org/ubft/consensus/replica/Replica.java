@@ -92,6 +92,7 @@ public final class Replica {
     private final CtbcastInbox inbox;
     private final Restarts restarts;
     private StateTransferPort transfer = StateTransferPort.NONE;
+    private final BatchTime time = new BatchTime(); // replicated time: the leader's stamps, the followers' checks
 
     /** Scratch for the messages this class sends itself (a recovered stream's copies). */
     private final UnsafeBuffer send;
@@ -124,7 +125,7 @@ public final class Replica {
         for (int p = 0; p < n; p++) {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
-        gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, hooks);
+        gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, time, hooks);
         summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override
@@ -144,10 +145,10 @@ public final class Replica {
         suspicion = new LeaderSuspicion(config, self, peers, slots, checks, executor, intake, views, hooks);
         checkpoints = new Checkpoints(config, self, maxSharesBytes, checks, this.crypto, out, counters, executor, hooks);
         agreement = new Agreement(config, self, slots, peers, checks, this.crypto, out, counters, clock, stages, intake,
-            views, checkpoints, hooks);
+            views, checkpoints, time, hooks);
         outbox = new CtbcastOutbox(peers[self], out, summaries, checkpoints, views, maxSharesBytes);
         proposer = new Proposer(config, self, slots, peers, checks, counters, clock, intake, views, checkpoints, gaps,
-            summaries, hooks);
+            summaries, time, hooks);
         send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
 
         hooks.wire(config, self, slots, checks, views, checkpoints, executor, intake, agreement, proposer, gaps, outbox);
@@ -186,6 +187,16 @@ public final class Replica {
     public void keepDecisionsIn(DecisionStore store) {
         executor.keepDecisionsIn(store);
         checkpoints.keepDecisionsIn(store);
+    }
+
+    /** Wall clock (ms since the epoch; default the system's) and {@code consensus.time.bound.ms}, before traffic. */
+    public void replicatedTime(java.util.function.LongSupplier wallClockMillis, long boundMillis) {
+        time.configure(wallClockMillis, boundMillis); // BatchTime: correct replicas' clocks differ by less
+    }
+
+    /** The replicated time executed so far (ms since the epoch; part of the checkpointed state). */
+    public long executedTime() {
+        return executor.time();
     }
 
     /** Plugs in state transfer (before traffic). */

@@ -53,7 +53,7 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
                                    int batch, int pipeline, Path path, long slowPathNanos, long requestTimeoutNanos,
                                    long viewChangeTimeoutNanos) {
         int perRequest = 20 + 64; // a request's header and signature in a batch
-        int maxBatchBytes = Math.max(4096, 2 + Math.max(batch * (perRequest
+        int maxBatchBytes = Math.max(4096, BatchFormat.HEADER + Math.max(batch * (perRequest
             + Math.min(maxRequestBytes, BATCH_BYTES_PER_REQUEST)), perRequest + maxRequestBytes));
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, batch, maxBatchBytes,
             effectivePipeline(pipeline, tail), path, slowPathNanos, requestTimeoutNanos, viewChangeTimeoutNanos);

@@ -31,7 +31,12 @@ public final class ReplicaCounters {
          */
         DUPLICATE,
         /** A message whose signature check the sender's verification budget refused (VerificationBudget). */
-        OVER_BUDGET
+        OVER_BUDGET,
+        /**
+         * A new proposal whose replicated time goes back or runs ahead of this replica's clock by more than the bound
+         * ({@link BatchTime}): recorded, not endorsed.
+         */
+        BAD_TIME
     }
 
     final long[] drops = new long[Drop.values().length];

@@ -59,6 +59,11 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
     }
 
     @Override
+    public long executedTime() {
+        return executor.time();
+    }
+
+    @Override
     public long lastProgress() {
         return executor.lastProgress();
     }

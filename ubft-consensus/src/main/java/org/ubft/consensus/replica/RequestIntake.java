@@ -203,8 +203,8 @@ final class RequestIntake {
      * {@link #MISSING} or {@link #FORGED}.
      */
     int endorsement(DirectBuffer batch, int at, int length, boolean checkSignatures) {
-        int count = batch.getShort(at, ClientWire.ORDER) & 0xFFFF;
-        int pos = at + 2;
+        int count = BatchFormat.count(batch, at);
+        int pos = at + BatchFormat.HEADER;
         for (int r = 0; r < count; r++) {
             int len = ClientWire.requestLength(batch, pos, length - (pos - at), config.maxRequestBytes());
             int c = ClientWire.client(batch, pos);
@@ -244,7 +244,7 @@ final class RequestIntake {
      */
     int buildBatch(long now) {
         int count = 0;
-        int bytes = 2;
+        int bytes = BatchFormat.HEADER;
         int clients = config.clients();
         long everyFollower = ((1L << n) - 1) & ~(1L << self);
         for (int i = 0; i < clients && count < config.maxBatchRequests(); i++) {
@@ -273,6 +273,7 @@ final class RequestIntake {
         }
         roundRobin = (roundRobin + 1) % clients;
         batch.putShort(0, (short) count, ClientWire.ORDER);
+        batch.putLong(BatchFormat.TIME_OFFSET, 0, ClientWire.ORDER); // the proposer stamps it (BatchTime)
         return count == 0 ? 0 : bytes;
     }
 

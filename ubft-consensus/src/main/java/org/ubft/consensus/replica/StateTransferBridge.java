@@ -25,7 +25,7 @@ public final class StateTransferBridge implements StateTransferPort {
     /** Transfer settings for a replica: states up to the app's bound plus the client table. */
     public static TransferConfig config(ReplicaConfig config, int maxAppStateBytes) {
         long clientTable = 4L + (long) config.clients() * (12 + config.maxReplyBytes());
-        long max = 4L + maxAppStateBytes + clientTable;
+        long max = 8L + 4L + maxAppStateBytes + clientTable; // time, app state length, app state, client table
         return TransferConfig.defaults((int) Math.min(max, TransferConfig.MAX_STATE_LIMIT));
     }
 

@@ -206,6 +206,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         ReplicaOutput output = java.util.Objects.requireNonNull(decorateOutput.apply(new Output()),
             "the output decorator returned null");
         this.replica = new Replica(config, self, app, crypto, output, cycleClock);
+        replica.replicatedTime(System::currentTimeMillis, cluster.consensus().timeBoundMillis());
         this.checks = new OffThreadChecks(replica, config, self);
         // a broadcaster's SIGNED checks within its budget: one that withholds its LOCKs and floods its stream waits
         ctbcast.core().signedCheckBudget(replica::takeStreamCheck);

@@ -89,7 +89,9 @@ public final class UnreplicatedServer implements Agent, AutoCloseable {
         }
         byte[] request = new byte[ClientWire.bodyLength(buffer, offset)];
         buffer.getBytes(offset + ClientWire.HEADER_BYTES, request);
-        byte[] result = app.execute(request);
+        // unreplicated: this process's clock is the time (the application keeps it from going back)
+        byte[] result = app.execute(new org.ubft.consensus.app.RequestContext(client, number,
+            System.currentTimeMillis()), request);
         if (result.length > maxReply) {
             throw new IllegalStateException("the application replied with " + result.length
                 + " bytes; client links carry at most " + maxReply + " (channel.max.message.bytes)");

@@ -167,15 +167,16 @@ class ByzantineChecksTest {
     }
 
     private static byte[] emptyBatch() {
-        return new byte[2];
+        return new byte[BatchFormat.HEADER];
     }
 
     /** A batch of one (unsigned, well-formed) request the client never sent. */
     private static byte[] forgedBatch(int client, long number) {
         byte[] p = ("forged-" + number).getBytes();
-        UnsafeBuffer b = new UnsafeBuffer(new byte[2 + ClientWire.HEADER_BYTES + p.length]);
+        UnsafeBuffer b = new UnsafeBuffer(new byte[BatchFormat.HEADER + ClientWire.HEADER_BYTES + p.length]);
         b.putShort(0, (short) 1, ClientWire.ORDER);
-        ClientWire.putRequest(b, 2, client, number, new UnsafeBuffer(p), 0, p.length);
+        b.putLong(BatchFormat.TIME_OFFSET, ModelCluster.EPOCH_MILLIS, ClientWire.ORDER);
+        ClientWire.putRequest(b, BatchFormat.HEADER, client, number, new UnsafeBuffer(p), 0, p.length);
         return b.byteArray();
     }
 

@@ -32,9 +32,10 @@ class ForgedRequestInBatchTest {
         Replica follower = c.replicas[1];
         byte[] payload = "the real payload".getBytes(StandardCharsets.US_ASCII);
         byte[] forged = ClientPreverifierTest.request(0, 1, "the real payload", true);
-        byte[] batch = new byte[2 + forged.length];
+        byte[] batch = new byte[BatchFormat.HEADER + forged.length];
         new UnsafeBuffer(batch).putShort(0, (short) 1, ClientWire.ORDER);
-        System.arraycopy(forged, 0, batch, 2, forged.length);
+        new UnsafeBuffer(batch).putLong(BatchFormat.TIME_OFFSET, c.wallClockMillis(1), ClientWire.ORDER);
+        System.arraycopy(forged, 0, batch, BatchFormat.HEADER, forged.length);
         long s = follower.executedUpTo();
         byte[] prepare = message(w -> w.u8(ConsensusWire.PREPARE).i64(0).i64(s).i32(batch.length)
             .bytes(batch, 0, batch.length));

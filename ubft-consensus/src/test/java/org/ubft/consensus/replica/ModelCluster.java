@@ -56,6 +56,12 @@ final class ModelCluster {
     long latencyNanos = 2_000;
     long jitterNanos = 0;
     private final PriorityQueue<Event> events = new PriorityQueue<>();
+    /** Where the replicas' wall clocks start (virtual time 0), in milliseconds since the epoch: 2026-01-01. */
+    static final long EPOCH_MILLIS = 1_767_225_600_000L;
+    /** Per replica: how far its wall clock is ahead of virtual time (ms; behind if negative), read at every use. */
+    final long[] skewMillis = new long[64];
+    /** {@code consensus.time.bound.ms} of replicas (re)started from now on. */
+    long timeBoundMillis = 1_000;
     private long sequence;
 
     ModelCluster(ReplicaConfig config, long seed) {
@@ -85,12 +91,18 @@ final class ModelCluster {
         }
     }
 
+    /** Replica i's wall clock: virtual time from {@link #EPOCH_MILLIS}, plus its skew. */
+    long wallClockMillis(int i) {
+        return EPOCH_MILLIS + clock.now / 1_000_000 + skewMillis[i];
+    }
+
     /** (Re)creates replica i empty. */
     void start(int i) {
         apps[i] = new ReverseApp();
         Output output = new Output(i);
         cryptos[i] = TestCrypto.forReplica(i, keys);
         replicas[i] = new Replica(config, i, apps[i], cryptos[i], output, clock);
+        replicas[i].replicatedTime(() -> wallClockMillis(i), timeBoundMillis);
         transfers[i] = StateTransferBridge.attach(replicas[i], output, StateTransferBridge.config(config, 1 << 16),
             clock, i);
         crashed[i] = false;

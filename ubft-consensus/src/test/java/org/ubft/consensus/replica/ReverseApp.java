@@ -1,13 +1,28 @@
 package org.ubft.consensus.replica;
 
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Test app: replies with the request reversed; its state is a count and an order-sensitive hash. */
 final class ReverseApp implements StateMachine {
     long executed;
     long hash = 17;
+    /** The context of every request executed (replicated time, issue 22), in order, while {@link #keepContexts}. */
+    final List<RequestContext> contexts = new ArrayList<>();
+    /** Off by default: a long run (HeapGrowthTest) would hold every context. */
+    boolean keepContexts;
+
+    @Override
+    public byte[] execute(RequestContext context, byte[] request) {
+        if (keepContexts) {
+            contexts.add(context);
+        }
+        return execute(request);
+    }
 
     @Override
     public byte[] execute(byte[] request) {

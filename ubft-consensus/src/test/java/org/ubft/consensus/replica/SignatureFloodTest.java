@@ -157,7 +157,7 @@ class SignatureFloodTest {
         return m;
     }
 
-    private static final int COMMIT_BYTES = 1 + 8 + 8 + 4 + 2 + 1 + 2 * ConsensusWire.SHARE_BYTES;
+    private static final int COMMIT_BYTES = 1 + 8 + 8 + 4 + BatchFormat.HEADER + 1 + 2 * ConsensusWire.SHARE_BYTES;
 
     /** ⟨COMMIT, view, s, ⊥, two shares of signers 0 and 1 with garbage signatures⟩. */
     private static UnsafeBuffer commit(long view, long s, Random random) {
@@ -165,11 +165,11 @@ class SignatureFloodTest {
         m.putByte(0, (byte) ConsensusWire.COMMIT);
         m.putLong(1, view, ClientWire.ORDER);
         m.putLong(9, s, ClientWire.ORDER);
-        m.putInt(17, 2, ClientWire.ORDER);
-        m.putShort(21, (short) 0, ClientWire.ORDER);
-        m.putByte(23, (byte) 2);
+        m.putInt(17, BatchFormat.HEADER, ClientWire.ORDER); // ⊥: count 0, time 0
+        int k = 21 + BatchFormat.HEADER;
+        m.putByte(k, (byte) 2);
         for (int j = 0; j < 2; j++) {
-            int at = 24 + j * ConsensusWire.SHARE_BYTES;
+            int at = k + 1 + j * ConsensusWire.SHARE_BYTES;
             m.putShort(at, (short) j, ClientWire.ORDER);
             m.putBytes(at + 2, bytes(random, 64));
         }

@@ -58,13 +58,13 @@ class ReplicaNodeTest {
         assertEquals(8068, r.maxRequestBytes(), "what a client link carries, not 1 KiB");
         assertEquals(8132, r.maxReplyBytes());
         // 8 requests of 1 KiB, as before: the slot tables do not grow with the largest request
-        assertEquals(2 + 8 * (20 + 64 + ReplicaConfig.BATCH_BYTES_PER_REQUEST), r.maxBatchBytes());
+        assertEquals(10 + 8 * (20 + 64 + ReplicaConfig.BATCH_BYTES_PER_REQUEST), r.maxBatchBytes()); // count, time
         ClusterConfig large = ClusterConfig.builder().clusterName("replica-node").fabric(FabricType.SHM)
             .shmDir(dir.resolve("shm")).keysDir(dir.resolve("keys")).channelMaxMessageBytes(65_536)
             .endpointsOn("127.0.0.1", 44000).build();
         ReplicaConfig big = ReplicaNode.replicaConfig(large, ReplicaConfig.Path.FAST);
         assertEquals(65_536 - 8192 + 8068, big.maxRequestBytes());
-        assertTrue(big.maxBatchBytes() >= 2 + 20 + 64 + big.maxRequestBytes(), "one largest request fits a batch alone");
+        assertTrue(big.maxBatchBytes() >= 10 + 20 + 64 + big.maxRequestBytes(), "one largest request fits a batch alone");
     }
 
     @Test

@@ -193,13 +193,15 @@ class WholeClusterRestartTest {
                             UnsafeBuffer m = new UnsafeBuffer(new byte[256]);
                             // the client's next request, which every replica holds: a batch they can all endorse
                             UnsafeBuffer request = new UnsafeBuffer("req-71".getBytes());
-                            int reqLen = ClientWire.putRequest(m, 1 + 8 + 8 + 4 + 2, 0, 71, request, 0, 6);
+                            // (the batch: u16 count, i64 replicated time, the request)
+                            int reqLen = ClientWire.putRequest(m, 1 + 8 + 8 + 4 + 10, 0, 71, request, 0, 6);
                             m.putByte(0, (byte) org.ubft.consensus.wire.ConsensusWire.PREPARE);
                             m.putLong(1, b.getLong(off + 1, ClientWire.ORDER), ClientWire.ORDER);
                             m.putLong(9, forgeFirstPrepareOf, ClientWire.ORDER);
-                            m.putInt(17, 2 + reqLen, ClientWire.ORDER);
+                            m.putInt(17, 10 + reqLen, ClientWire.ORDER);
                             m.putShort(21, (short) 1, ClientWire.ORDER);
-                            return real.ctbcast(m, 0, 21 + 2 + reqLen);
+                            m.putLong(23, System.currentTimeMillis(), ClientWire.ORDER); // the replicas' clock
+                            return real.ctbcast(m, 0, 21 + 10 + reqLen);
                         }
                         return real.ctbcast(b, off, len);
                     }

@@ -101,8 +101,8 @@ public final class Amnesiac extends ByzantineBehaviour {
             return batch;
         }
         UnsafeBuffer out = new UnsafeBuffer(new byte[batch.length]);
-        out.putShort(0, (short) requests.length, ClientWire.ORDER);
-        int pos = 2;
+        out.putBytes(0, batch, 0, ConsensusMessages.BATCH_HEADER); // the count and the time
+        int pos = ConsensusMessages.BATCH_HEADER;
         for (int r = requests.length - 1; r >= 0; r--) {
             out.putBytes(pos, batch, requests[r][0], requests[r][1]);
             pos += requests[r][1];

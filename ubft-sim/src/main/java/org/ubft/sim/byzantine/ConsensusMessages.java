@@ -92,20 +92,37 @@ final class ConsensusMessages {
         return m.byteArray();
     }
 
-    /** The empty batch (⊥). */
+    /** Bytes of a batch before its requests: u16 count, i64 replicated time (BatchFormat). */
+    static final int BATCH_HEADER = 10;
+    /** Where a batch's time is. */
+    static final int BATCH_TIME = 2;
+
+    /** The empty batch (⊥): count 0, time 0. */
     static byte[] emptyBatch() {
-        return new byte[2];
+        return new byte[BATCH_HEADER];
+    }
+
+    /** The replicated time a batch carries. */
+    static long batchTime(byte[] batch) {
+        return new UnsafeBuffer(batch).getLong(BATCH_TIME, ORDER);
+    }
+
+    /** A copy of {@code batch} with time {@code t}. */
+    static byte[] withTime(byte[] batch, long t) {
+        byte[] copy = batch.clone();
+        new UnsafeBuffer(copy).putLong(BATCH_TIME, t, ORDER);
+        return copy;
     }
 
     /** The requests of a batch: offsets and lengths in it, or null if it is not well-formed. */
     static int[][] requests(byte[] batch, int maxRequestBytes) {
         UnsafeBuffer b = new UnsafeBuffer(batch);
-        if (batch.length < 2) {
+        if (batch.length < BATCH_HEADER) {
             return null;
         }
         int count = b.getShort(0, ORDER) & 0xFFFF;
         int[][] out = new int[count][];
-        int pos = 2;
+        int pos = BATCH_HEADER;
         for (int r = 0; r < count; r++) {
             int len = ClientWire.requestLength(b, pos, batch.length - pos, maxRequestBytes);
             if (len <= 0) {
@@ -117,9 +134,12 @@ final class ConsensusMessages {
         return pos == batch.length ? out : null;
     }
 
-    /** A batch of the given requests of {@code a} then of {@code b} (each {offset, length} in its batch). */
+    /**
+     * A batch of the given requests of {@code a} then of {@code b} (each {offset, length} in its batch), at the time
+     * of {@code a}.
+     */
     static byte[] concat(byte[] a, int[][] ra, byte[] b, int[][] rb) {
-        int total = 2;
+        int total = BATCH_HEADER;
         for (int[] r : ra) {
             total += r[1];
         }
@@ -128,7 +148,8 @@ final class ConsensusMessages {
         }
         UnsafeBuffer out = new UnsafeBuffer(new byte[total]);
         out.putShort(0, (short) (ra.length + rb.length), ORDER);
-        int pos = 2;
+        out.putLong(BATCH_TIME, a.length >= BATCH_HEADER ? batchTime(a) : 0, ORDER);
+        int pos = BATCH_HEADER;
         for (int[] r : ra) {
             out.putBytes(pos, a, r[0], r[1]);
             pos += r[1];

@@ -43,15 +43,16 @@ public final class ForgedRequestLeader extends ByzantineBehaviour {
                 byte[] payload = Payloads.request(client, 1, new byte[] {(byte) session});
                 UnsafeBuffer forged = ClientRequests.request(client, RequestNumbers.number(session++, 1), payload,
                     slot.key()); // the replica's key: not the client's, so the signature is forged
-                byte[] one = new byte[2 + forged.capacity()];
+                int h = ConsensusMessages.BATCH_HEADER;
+                byte[] one = new byte[h + forged.capacity()];
                 UnsafeBuffer ob = new UnsafeBuffer(one);
                 ob.putShort(0, (short) 1, ConsensusMessages.ORDER);
-                ob.putBytes(2, forged, 0, forged.capacity());
+                ob.putBytes(h, forged, 0, forged.capacity());
                 if (batch.length + forged.capacity() > maxBatchBytes) {
                     return null;
                 }
                 acted();
-                return ConsensusMessages.concat(batch, requests, one, new int[][] {{2, forged.capacity()}});
+                return ConsensusMessages.concat(batch, requests, one, new int[][] {{h, forged.capacity()}});
             }
         };
     }

@@ -38,7 +38,7 @@ final class MessageFields {
         int type = ConsensusMessages.type(b, off, len);
         switch (type) {
             case ConsensusWire.PREPARE, ConsensusWire.COMMIT -> {
-                add(f, len, Kind.VIEW, 1, Kind.SLOT, 9, Kind.LENGTH, 17, Kind.COUNT16, 21);
+                add(f, len, Kind.VIEW, 1, Kind.SLOT, 9, Kind.LENGTH, 17, Kind.COUNT16, 21, Kind.NUMBER, 23);
                 if (type == ConsensusWire.COMMIT && len >= 21) {
                     int at = 21 + ConsensusMessages.batchLength(b, off);
                     if (at > 21) {
@@ -61,7 +61,7 @@ final class MessageFields {
             case ConsensusWire.CRTFY_VC -> add(f, len, Kind.VIEW, 1, Kind.LENGTH, 9, Kind.SIGNER, 13, Kind.VIEW, 15);
             case ConsensusWire.SUMMARY_REQUEST, ConsensusWire.SHARES_REQUEST -> add(f, len, Kind.ID, 1);
             case ConsensusWire.BATCH_REQUEST -> add(f, len, Kind.SLOT, 1, Kind.DIGEST, 9);
-            case ConsensusWire.BATCH -> add(f, len, Kind.SLOT, 1, Kind.LENGTH, 9, Kind.COUNT16, 13);
+            case ConsensusWire.BATCH -> add(f, len, Kind.SLOT, 1, Kind.LENGTH, 9, Kind.COUNT16, 13, Kind.NUMBER, 15);
             default -> { }
         }
         return f;

@@ -186,6 +186,25 @@ public final class Scenarios {
     public static final Scenario KV_FOLLOWER_CRASH_RESTART = kv(FOLLOWER_CRASH_RESTART);
 
     /**
+     * {@code scenario} with the Redis workload on 4 or 6 keys (from the seed): the replicas run the key-value store's
+     * KvMachine on replicated time, the clients send SET (EX, PX, NX, XX), GET, DEL, INCR, APPEND, (P)EXPIRE, (P)TTL,
+     * MSET and MGET with expiry periods of a few milliseconds, checked for linearizability with expiry
+     * ({@code RedisLinearizabilityChecker}).
+     */
+    private static Scenario redis(Scenario scenario) {
+        return scenario.withOptions(r -> SimOptions.defaults().withRedis(4 + 2 * r.nextInt(2)))
+            .named("kv-redis-" + scenario.name())
+            .described("Redis workload with expiry on 4-6 keys, checked for linearizability on replicated time; "
+                + scenario.description());
+    }
+
+    public static final Scenario KV_REDIS_ALL_CORRECT = redis(ALL_CORRECT);
+    public static final Scenario KV_REDIS_LEADER_CRASH = redis(LEADER_CRASH);
+    public static final Scenario KV_REDIS_FOLLOWER_CRASH_RESTART = redis(FOLLOWER_CRASH_RESTART);
+    public static final Scenario KV_REDIS_CLOCK_SKEW = redis(TimeScenarios.CLOCK_SKEW_LEADER_CRASH);
+    public static final Scenario KV_REDIS_BYZ_CLOCK = redis(TimeScenarios.MIXED);
+
+    /**
      * A follower's crash and restart, then the leader's crash: the restarted replica must go on with its own CTBcast
      * stream (its log) and hear the others' streams again, or the view change never completes.
      *
@@ -232,8 +251,10 @@ public final class Scenarios {
         PARTITION_LEADER, LEADER_CRASH, FOLLOWER_CRASH_RESTART, REPLICA_PAUSE, MEMNODE_CRASH, TORN_READS,
         LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, LEADER_CRASH_RESTART,
         RESTART_THEN_LEADER_CRASH_CPU, LAGGING_FOLLOWER_PARTNER_CRASH_CPU,
-        KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART),
-        ByzantineScenarios.ALL.stream(), Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED),
+        KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART, KV_REDIS_ALL_CORRECT,
+        KV_REDIS_LEADER_CRASH, KV_REDIS_FOLLOWER_CRASH_RESTART, KV_REDIS_CLOCK_SKEW, KV_REDIS_BYZ_CLOCK),
+        ByzantineScenarios.ALL.stream(), TimeScenarios.ALL.stream(),
+        Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED),
         TwinsScenarios.SAMPLE.stream())
         .flatMap(s -> s).toList();
 

@@ -67,11 +67,21 @@ public final class Simulator {
         Plan plan = scenario.planner().plan(cluster, planRandom);
         cluster.stopSubmitting(plan.stopSubmitting());
         checkers.add(new BoundedMemoryChecker(violations, cluster.probes()));
+        long bound = options.cluster().consensus().timeBoundMillis();
+        checkers.add(new org.ubft.sim.check.ReplicatedTimeChecker(violations, correct, t -> {
+            long skew = Long.MIN_VALUE;
+            for (int i = 0; i < options.n(); i++) {
+                skew = correct.test(i) ? Math.max(skew, cluster.clockSkew(i)) : skew;
+            }
+            return SimCluster.EPOCH_MILLIS + t / 1_000_000 + Math.max(skew, 0) + bound;
+        }));
         ResourceChecker resources = new ResourceChecker(violations, options.n(), cluster::cpu, correct);
         checkers.add(resources);
         ClientLatencies latencies = new ClientLatencies(c -> cluster.clientBehaviour(c).correct());
         hub.add(latencies);
-        if (options.kv()) {
+        if (options.redis()) {
+            checkers.add(new org.ubft.sim.check.RedisLinearizabilityChecker(violations));
+        } else if (options.kv()) {
             checkers.add(new KvLinearizabilityChecker(violations));
         }
         if (scenario.liveness()) {

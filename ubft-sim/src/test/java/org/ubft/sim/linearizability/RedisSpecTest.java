@@ -25,7 +25,8 @@ class RedisSpecTest {
 
     /** One sequential command on the real store, its RESP reply as a string. */
     private static String run(KvMachine machine, RedisOp op) {
-        byte[] reply = machine.execute(KvWire.batch(KvWire.REDIS, 1_000, 0, List.of(op.args())));
+        byte[] reply = machine.execute(new org.ubft.consensus.app.RequestContext(0, 0, 1_000),
+            KvWire.batch(KvWire.REDIS, 0, List.of(op.args())));
         KvWire.Reply r = KvWire.decodeReply(reply);
         assertEquals(KvWire.DONE, r.status(), op + ": " + new String(r.body(), StandardCharsets.US_ASCII));
         return new String(r.body(), StandardCharsets.US_ASCII);

@@ -28,7 +28,9 @@ public final class DirectBackend implements KvBackend {
         }
         byte[] reply;
         synchronized (machine) {
-            reply = machine.execute(request);
+            // unreplicated: this process's clock is the store's time (never back: the store keeps the largest)
+            reply = machine.execute(new org.ubft.consensus.app.RequestContext(session, 0, System.currentTimeMillis()),
+                request);
         }
         if (reply.length > machine.config().maxReplyBytes()) {
             return CompletableFuture.failedFuture(new IllegalStateException("reply of " + reply.length

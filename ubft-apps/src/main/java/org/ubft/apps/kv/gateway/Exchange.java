@@ -1,7 +1,6 @@
 package org.ubft.apps.kv.gateway;
 
 import org.ubft.apps.kv.machine.KvWire;
-import org.ubft.apps.kv.machine.RequestTime;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +43,7 @@ final class Exchange {
         for (Command c : commands) {
             args.add(c.args);
         }
-        byte[] request = KvWire.batch(protocol, RequestTime.stamp(), transferId, args);
+        byte[] request = KvWire.batch(protocol, transferId, args);
         Exchange x = new Exchange(backend, session, transferId);
         CompletableFuture<byte[]> reply = request.length <= backend.maxRequestBytes()
             ? x.send(request) : x.upload(request, 0);
@@ -65,7 +64,7 @@ final class Exchange {
 
     /** Sends {@code whole} in PARTs from {@code offset}; completes with the reply to the last. */
     private CompletableFuture<byte[]> upload(byte[] whole, int offset) {
-        byte[] part = KvWire.part(RequestTime.stamp(), transferId, whole, offset, backend.maxRequestBytes());
+        byte[] part = KvWire.part(transferId, whole, offset, backend.maxRequestBytes());
         int next = offset + part.length - KvWire.PART_HEADER;
         CompletableFuture<byte[]> sent = send(part);
         if (next >= whole.length) {
@@ -100,7 +99,7 @@ final class Exchange {
         if (all.size() >= total) {
             return CompletableFuture.completedFuture(all.toByteArray());
         }
-        return send(KvWire.fetch(RequestTime.stamp(), transferId, all.size())).thenCompose(reply -> {
+        return send(KvWire.fetch(transferId, all.size())).thenCompose(reply -> {
             KvWire.Reply r = KvWire.decodeReply(reply);
             if (r.status() != KvWire.CHUNK || r.body().length == 0) {
                 throw new IllegalStateException("fetching a large reply failed: "

@@ -6,6 +6,7 @@ import org.ubft.apps.kv.resp.RespCommands;
 import org.ubft.apps.kv.store.ReplyBuffer;
 import org.ubft.apps.kv.store.Store;
 import org.ubft.apps.kv.store.StoreLimits;
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 
 import java.io.ByteArrayInputStream;
@@ -21,8 +22,9 @@ import java.util.List;
 /**
  * The replicated key-value store ({@code --app kv}): runs the gateways' batches of Redis or memcached commands
  * ({@link KvWire}) against one {@link Store} and returns the protocols' reply bytes. Deterministic: each command runs
- * at the time its request carries ({@link RequestTime}, a stopgap until replicated time), the store's clock never
- * goes back, and nothing iterates over hash order. Requests and replies larger than the cluster's bounds travel in
+ * at the replicated time of its request's consensus batch ({@link RequestContext#timeMillis()}, the leader's
+ * timestamp that the followers bounded, docs/design.md "Replicated time"), the store's clock never goes back, and
+ * nothing iterates over hash order. A client cannot choose the time: its requests carry none. Requests and replies larger than the cluster's bounds travel in
  * pieces ({@link Transfers}). The snapshot holds the store and the transfers in progress.
  */
 public final class KvMachine implements StateMachine {
@@ -93,8 +95,19 @@ public final class KvMachine implements StateMachine {
         return store;
     }
 
+    /**
+     * Runs {@code request} at the store's current time (it does not move): for a caller without a replicated time.
+     * The replica calls {@link #execute(RequestContext, byte[])}.
+     */
     @Override
     public byte[] execute(byte[] request) {
+        return execute(new RequestContext(-1, 0, store.now()), request);
+    }
+
+    /** Runs {@code request} at the context's replicated time (the store's clock moves to it, never back). */
+    @Override
+    public byte[] execute(RequestContext context, byte[] request) {
+        advance(context.timeMillis());
         if (request == null || request.length < 1 + 8) {
             return error("malformed request: " + (request == null ? 0 : request.length) + " bytes");
         }
@@ -106,7 +119,6 @@ public final class KvMachine implements StateMachine {
             }
             b.get(); // protocol
         }
-        advance(b.getLong());
         try {
             return switch (kind) {
                 case KvWire.BATCH -> runBatch(request);
@@ -122,7 +134,7 @@ public final class KvMachine implements StateMachine {
         }
     }
 
-    /** The stopgap of {@link RequestTime}: the request's own time moves the store's clock. */
+    /** The replicated time moves the store's clock (never back) and expires idle transfers. */
     private void advance(long requestTime) {
         store.advanceTo(requestTime);
         transfers.expire(store.now());

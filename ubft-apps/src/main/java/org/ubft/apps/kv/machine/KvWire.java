@@ -8,18 +8,19 @@ import java.util.List;
 /**
  * The requests a gateway sends to {@link KvMachine} and its replies (big-endian).
  * <pre>
- * request  BATCH  u8 1, u8 protocol (1 redis, 2 memcached), i64 time ms, i64 transfer id, u16 count,
+ * request  BATCH  u8 1, u8 protocol (1 redis, 2 memcached), i64 transfer id, u16 count,
  *                 count x (u16 argc, argc x (u32 length, bytes))
- *          PART   u8 2, i64 time ms, i64 transfer id, u32 total length, u32 offset, bytes
+ *          PART   u8 2, i64 transfer id, u32 total length, u32 offset, bytes
  *                 (a BATCH too large for one request, in pieces; the last piece runs it)
- *          FETCH  u8 3, i64 time ms, i64 transfer id, u32 offset   (the rest of a LARGE reply)
+ *          FETCH  u8 3, i64 transfer id, u32 offset   (the rest of a LARGE reply)
  * reply    DONE   u8 0, u16 commands executed, the protocol's reply bytes of those commands
  *          LARGE  u8 1, u16 commands executed, u32 total length, the first bytes of the reply (FETCH the rest)
  *          PART_OK u8 2, u32 bytes received so far
  *          CHUNK  u8 3, bytes of a LARGE reply from the FETCH's offset
  *          ERROR  u8 4, an ASCII message (nothing was executed)
  * </pre>
- * A batch's commands run in order, each at the request's time; "executed" may be fewer than sent when the replies
+ * A batch's commands run in order, each at the replicated time of the consensus batch that carries the request
+ * ({@link org.ubft.consensus.app.RequestContext#timeMillis()}: the requests carry no time of their own); "executed" may be fewer than sent when the replies
  * grew past the machine's bound: the gateway sends the rest again in a new batch.
  */
 public final class KvWire {
@@ -34,9 +35,9 @@ public final class KvWire {
     public static final byte REDIS = 1;
     public static final byte MEMCACHED = 2;
     /** BATCH header bytes. */
-    public static final int BATCH_HEADER = 1 + 1 + 8 + 8 + 2;
+    public static final int BATCH_HEADER = 1 + 1 + 8 + 2;
     /** PART header bytes. */
-    public static final int PART_HEADER = 1 + 8 + 8 + 4 + 4;
+    public static final int PART_HEADER = 1 + 8 + 4 + 4;
     /** Most commands in one batch. */
     public static final int MAX_BATCH_COMMANDS = 0xFFFF;
     /** Most arguments of one command. */
@@ -55,13 +56,13 @@ public final class KvWire {
     }
 
     /** A BATCH of {@code commands} (each at most {@link #MAX_ARGS} arguments). */
-    public static byte[] batch(byte protocol, long timeMillis, long transferId, List<List<byte[]>> commands) {
+    public static byte[] batch(byte protocol, long transferId, List<List<byte[]>> commands) {
         int size = BATCH_HEADER;
         for (List<byte[]> c : commands) {
             size += commandBytes(c);
         }
         ByteBuffer b = ByteBuffer.allocate(size);
-        b.put(BATCH).put(protocol).putLong(timeMillis).putLong(transferId).putShort((short) commands.size());
+        b.put(BATCH).put(protocol).putLong(transferId).putShort((short) commands.size());
         for (List<byte[]> c : commands) {
             b.putShort((short) c.size());
             for (byte[] a : c) {
@@ -72,20 +73,19 @@ public final class KvWire {
     }
 
     /** PART of {@code whole} from {@code offset}, at most {@code max} request bytes. */
-    public static byte[] part(long timeMillis, long transferId, byte[] whole, int offset, int max) {
+    public static byte[] part(long transferId, byte[] whole, int offset, int max) {
         int n = Math.min(whole.length - offset, max - PART_HEADER);
         ByteBuffer b = ByteBuffer.allocate(PART_HEADER + n);
-        b.put(PART).putLong(timeMillis).putLong(transferId).putInt(whole.length).putInt(offset).put(whole, offset, n);
+        b.put(PART).putLong(transferId).putInt(whole.length).putInt(offset).put(whole, offset, n);
         return b.array();
     }
 
-    public static byte[] fetch(long timeMillis, long transferId, int offset) {
-        return ByteBuffer.allocate(1 + 8 + 8 + 4).put(FETCH).putLong(timeMillis).putLong(transferId).putInt(offset)
-            .array();
+    public static byte[] fetch(long transferId, int offset) {
+        return ByteBuffer.allocate(1 + 8 + 4).put(FETCH).putLong(transferId).putInt(offset).array();
     }
 
     /** A decoded BATCH. */
-    public record Batch(byte protocol, long timeMillis, long transferId, List<List<byte[]>> commands) {
+    public record Batch(byte protocol, long transferId, List<List<byte[]>> commands) {
     }
 
     /**
@@ -103,7 +103,6 @@ public final class KvWire {
             if (protocol != REDIS && protocol != MEMCACHED) {
                 throw new IllegalArgumentException("unknown protocol " + protocol);
             }
-            long time = b.getLong();
             long id = b.getLong();
             int count = Short.toUnsignedInt(b.getShort());
             List<List<byte[]>> commands = new ArrayList<>(Math.min(count, 1024));
@@ -124,7 +123,7 @@ public final class KvWire {
             if (b.hasRemaining()) {
                 throw new IllegalArgumentException(b.remaining() + " bytes after the batch");
             }
-            return new Batch(protocol, time, id, commands);
+            return new Batch(protocol, id, commands);
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated batch", e);
         }

@@ -1,6 +1,7 @@
 package org.ubft.apps.kv.machine;
 
 import org.junit.jupiter.api.Test;
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.apps.kv.store.StoreLimits;
 
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The replicated machine: batches, the request's time (the stopgap), large transfers, bad requests, snapshots. */
+/** The replicated machine: batches, the replicated time, large transfers, bad requests, snapshots. */
 class KvMachineTest {
     private static final int REPLY = 1024;
 
@@ -28,12 +29,17 @@ class KvMachineTest {
         return args;
     }
 
-    private static byte[] batch(long time, long id, String... lines) {
+    private static byte[] batch(long id, String... lines) {
         List<List<byte[]>> commands = new ArrayList<>();
         for (String l : lines) {
             commands.add(cmd(l));
         }
-        return KvWire.batch(KvWire.REDIS, time, id, commands);
+        return KvWire.batch(KvWire.REDIS, id, commands);
+    }
+
+    /** The context of a request executed at replicated time {@code time}. */
+    private static RequestContext at(long time) {
+        return new RequestContext(0, 0, time);
     }
 
     private static String done(byte[] reply, int executed) {
@@ -44,13 +50,13 @@ class KvMachineTest {
     }
 
     @Test
-    void aBatchRunsInOrderAtTheTimeTheRequestCarries() {
+    void aBatchRunsInOrderAtTheReplicatedTimeOfItsContext() {
         KvMachine m = machine();
-        assertEquals("+OK|:1|$1|1|", done(m.execute(batch(1_000, 1, "SET k v PX 500", "INCR n", "GET n")), 3));
-        assertEquals("$1|v|", done(m.execute(batch(1_499, 2, "GET k")), 1));
-        assertEquals("$-1|", done(m.execute(batch(1_500, 3, "GET k")), 1));
-        // an earlier stamp (another gateway's clock) does not move the store's clock back
-        assertEquals(":-2|", done(m.execute(batch(1_000, 4, "PTTL k")), 1));
+        assertEquals("+OK|:1|$1|1|", done(m.execute(at(1_000), batch(1, "SET k v PX 500", "INCR n", "GET n")), 3));
+        assertEquals("$1|v|", done(m.execute(at(1_499), batch(2, "GET k")), 1));
+        assertEquals("$-1|", done(m.execute(at(1_500), batch(3, "GET k")), 1));
+        // an earlier time does not move the store's clock back
+        assertEquals(":-2|", done(m.execute(at(1_000), batch(4, "PTTL k")), 1));
         assertEquals(1_500, m.store().now());
     }
 
@@ -60,10 +66,10 @@ class KvMachineTest {
         byte[] value = new byte[50_000];
         new Random(1).nextBytes(value);
         List<byte[]> set = new ArrayList<>(List.of("SET".getBytes(), "big".getBytes(), value));
-        byte[] whole = KvWire.batch(KvWire.REDIS, 0, 77, List.of(set));
+        byte[] whole = KvWire.batch(KvWire.REDIS, 77, List.of(set));
         byte[] last = null;
         for (int off = 0; off < whole.length; ) {
-            byte[] part = KvWire.part(0, 77, whole, off, REPLY);
+            byte[] part = KvWire.part(77, whole, off, REPLY);
             off += part.length - KvWire.PART_HEADER;
             last = m.execute(part);
             if (off < whole.length) {
@@ -73,13 +79,13 @@ class KvMachineTest {
             }
         }
         assertEquals("+OK|", done(last, 1));
-        KvWire.Reply first = KvWire.decodeReply(m.execute(batch(0, 88, "GET big")));
+        KvWire.Reply first = KvWire.decodeReply(m.execute(at(0), batch(88, "GET big")));
         assertEquals(KvWire.LARGE, first.status());
         assertTrue(first.body().length <= REPLY);
         java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
         all.writeBytes(first.body());
         while (all.size() < first.total()) {
-            byte[] chunk = m.execute(KvWire.fetch(0, 88, all.size()));
+            byte[] chunk = m.execute(at(0), KvWire.fetch(88, all.size()));
             assertTrue(chunk.length <= REPLY);
             KvWire.Reply r = KvWire.decodeReply(chunk);
             assertEquals(KvWire.CHUNK, r.status());
@@ -89,7 +95,7 @@ class KvMachineTest {
             .getBytes(StandardCharsets.ISO_8859_1);
         assertArrayEquals(expected, all.toByteArray());
         // the download is gone once fetched
-        assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(KvWire.fetch(0, 88, 0))).status());
+        assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(at(0), KvWire.fetch(88, 0))).status());
     }
 
     @Test
@@ -97,35 +103,34 @@ class KvMachineTest {
         KvMachine m = new KvMachine(new KvMachine.Config(new StoreLimits(100, 1 << 20, 1000), REPLY, 2000, 8,
             8 << 20, 60_000));
         String v = "x".repeat(900);
-        done(m.execute(batch(0, 1, "SET a " + v)), 1);
-        KvWire.Reply r = KvWire.decodeReply(m.execute(batch(0, 2, "GET a", "GET a", "GET a", "GET a", "INCR n")));
+        done(m.execute(at(0), batch(1, "SET a " + v)), 1);
+        KvWire.Reply r = KvWire.decodeReply(m.execute(at(0), batch(2, "GET a", "GET a", "GET a", "GET a", "INCR n")));
         assertEquals(KvWire.LARGE, r.status());
         assertEquals(3, r.executed()); // 2,718 bytes of replies >= 2,000 after the third
         // the INCR n that did not run left n alone (the gateway sends it again)
-        assertEquals(":-1|:0|", done(m.execute(batch(0, 3, "DECR n", "INCR n")), 2));
+        assertEquals(":-1|:0|", done(m.execute(at(0), batch(3, "DECR n", "INCR n")), 2));
     }
 
     @Test
     void transfersExpireAndAreBoundedAndBadRequestsChangeNothing() {
         KvMachine m = machine();
-        byte[] whole = KvWire.batch(KvWire.REDIS, 0, 5, List.of(cmd("SET k " + "v".repeat(3000))));
-        assertEquals(KvWire.PART_OK, KvWire.decodeReply(m.execute(KvWire.part(0, 5, whole, 0, REPLY))).status());
+        byte[] whole = KvWire.batch(KvWire.REDIS, 5, List.of(cmd("SET k " + "v".repeat(3000))));
+        assertEquals(KvWire.PART_OK, KvWire.decodeReply(m.execute(at(0), KvWire.part(5, whole, 0, REPLY))).status());
         // a piece that does not continue the upload, and pieces after the timeout, are refused
-        assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(KvWire.part(0, 5, whole, 2000, REPLY))).status());
-        assertEquals(KvWire.PART_OK, KvWire.decodeReply(m.execute(KvWire.part(0, 6, whole, 0, REPLY))).status());
-        assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(KvWire.part(60_000, 6,
+        assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(at(0), KvWire.part(5, whole, 2000, REPLY))).status());
+        assertEquals(KvWire.PART_OK, KvWire.decodeReply(m.execute(at(0), KvWire.part(6, whole, 0, REPLY))).status());
+        assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(at(60_000), KvWire.part(6,
             whole, REPLY - KvWire.PART_HEADER, REPLY))).status());
         byte[] before = m.snapshot();
         byte[][] bad = {
-            {}, {KvWire.BATCH}, {9, 0, 0, 0, 0, 0, 0, 0, 0}, {KvWire.BATCH, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-            0, 0, 0, 0}, java.util.Arrays.copyOf(batch(60_000, 9, "SET a b"), 30),
+            {}, {KvWire.BATCH}, {9, 0, 0, 0, 0, 0, 0, 0, 0}, {KvWire.BATCH, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, java.util.Arrays.copyOf(batch(9, "SET a b"), 22),
         };
         for (byte[] b : bad) {
-            assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(b)).status());
+            assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(at(60_000), b)).status());
         }
         assertArrayEquals(before, m.snapshot());
         // a claimed total beyond what the store accepts
-        byte[] huge = java.nio.ByteBuffer.allocate(KvWire.PART_HEADER + 4).put(KvWire.PART).putLong(60_000).putLong(3)
+        byte[] huge = java.nio.ByteBuffer.allocate(KvWire.PART_HEADER + 4).put(KvWire.PART).putLong(3)
             .putInt(Integer.MAX_VALUE).putInt(0).putInt(0).array();
         assertEquals(KvWire.ERROR, KvWire.decodeReply(m.execute(huge)).status());
     }
@@ -143,18 +148,18 @@ class KvMachineTest {
                 case 3 -> "APPEND k" + random.nextInt(50) + " x";
                 default -> "DEL k" + random.nextInt(50);
             };
-            byte[] request = batch(i * 10L, i, line);
-            assertArrayEquals(a.execute(request), b.execute(request), line);
+            byte[] request = batch(i, line);
+            assertArrayEquals(a.execute(at(i * 10L), request), b.execute(at(i * 10L), request), line);
         }
-        byte[] whole = KvWire.batch(KvWire.REDIS, 5_000, 42, List.of(cmd("SET up " + "u".repeat(2000))));
-        a.execute(KvWire.part(5_000, 42, whole, 0, REPLY));
+        byte[] whole = KvWire.batch(KvWire.REDIS, 42, List.of(cmd("SET up " + "u".repeat(2000))));
+        a.execute(at(5_000), KvWire.part(42, whole, 0, REPLY));
         KvMachine c = machine();
         c.restore(a.snapshot());
         assertArrayEquals(a.snapshot(), c.snapshot());
         int next = REPLY - KvWire.PART_HEADER;
         for (int off = next; off < whole.length; off += next) {
-            assertArrayEquals(a.execute(KvWire.part(5_000, 42, whole, off, REPLY)),
-                c.execute(KvWire.part(5_000, 42, whole, off, REPLY)));
+            assertArrayEquals(a.execute(at(5_000), KvWire.part(42, whole, off, REPLY)),
+                c.execute(at(5_000), KvWire.part(42, whole, off, REPLY)));
         }
         assertArrayEquals(a.snapshot(), c.snapshot());
         assertTrue(a.maxSnapshotBytes() >= a.snapshot().length);
@@ -165,7 +170,7 @@ class KvMachineTest {
         KvMachine a = machine();
         KvMachine b = machine();
         Random random = new Random(11);
-        byte[] valid = batch(1, 1, "SET k v", "INCR n", "GET k", "MGET k n x");
+        byte[] valid = batch(1, "SET k v", "INCR n", "GET k", "MGET k n x");
         for (int i = 0; i < 20_000; i++) {
             byte[] r;
             if (random.nextBoolean()) {
@@ -180,8 +185,8 @@ class KvMachineTest {
                     r[random.nextInt(r.length)] = (byte) random.nextInt(256);
                 }
             }
-            byte[] ra = a.execute(r);
-            assertArrayEquals(ra, b.execute(r));
+            byte[] ra = a.execute(at(i), r);
+            assertArrayEquals(ra, b.execute(at(i), r));
             assertTrue(ra.length <= REPLY, "reply of " + ra.length + " bytes");
         }
         assertArrayEquals(a.snapshot(), b.snapshot());
