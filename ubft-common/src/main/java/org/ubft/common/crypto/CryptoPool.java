@@ -4,7 +4,6 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.IdleStrategy;
 import org.ubft.common.config.IdleStrategies;
 
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -28,7 +27,6 @@ public final class CryptoPool implements AutoCloseable {
     private volatile PooledCryptoService[] owners = new PooledCryptoService[0];
     private volatile boolean closed;
     private AgentRunner[] runners;
-    private volatile WakeableIdle[] idles = new WakeableIdle[0];
 
     /**
      * A pool of {@code threads} workers idling with the {@code backoff} strategy; not started.
@@ -97,14 +95,9 @@ public final class CryptoPool implements AutoCloseable {
             throw new IllegalStateException("this crypto pool was started already");
         }
         runners = new AgentRunner[threads];
-        WakeableIdle[] wakeable = new WakeableIdle[threads];
-        for (int i = 0; i < threads; i++) {
-            wakeable[i] = new WakeableIdle(idleStrategies.get(), this);
-        }
-        idles = wakeable;
         for (int i = 0; i < threads; i++) {
             CryptoWorker worker = new CryptoWorker(this, i);
-            runners[i] = new AgentRunner(wakeable[i], this::onWorkerError, null, worker);
+            runners[i] = new AgentRunner(idleStrategies.get(), this::onWorkerError, null, worker);
             AgentRunner.startOnThread(runners[i], r -> {
                 Thread t = new Thread(r, worker.roleName());
                 t.setDaemon(true);
@@ -151,27 +144,6 @@ public final class CryptoPool implements AutoCloseable {
 
     PooledCryptoService[] owners() {
         return owners;
-    }
-
-    /** Whether any owner has a task waiting for a worker (a worker's last look before it parks). */
-    boolean anyWaiting() {
-        for (PooledCryptoService owner : owners) {
-            if (owner.waiting()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** After an owner enqueued a task: wakes the first worker that idles ({@link WakeableIdle}). */
-    void wakeAWorker() {
-        VarHandle.fullFence();
-        for (WakeableIdle idle : idles) {
-            if (idle.idling()) {
-                idle.wake();
-                return;
-            }
-        }
     }
 
     void checkOpen() {

@@ -75,12 +75,6 @@ final class PooledCryptoService implements CryptoService {
         while (!submissions.offer(task)) {
             Thread.yield();
         }
-        pool.wakeAWorker();
-    }
-
-    /** For a worker about to park: whether a task waits here. */
-    boolean waiting() {
-        return !submissions.isEmpty();
     }
 
     /** For a worker: the oldest waiting task, or null. */

@@ -229,44 +229,4 @@ class CryptoPoolTest {
         assertThrows(IllegalStateException.class, () -> pool.start());
         assertEquals(2, pool.threads());
     }
-
-    /**
-     * A submission wakes a worker that idles: here the workers' idle strategy parks with no end, so without the
-     * wake-up ({@link WakeableIdle}) no result would ever come back; with it each
-     * of several checks submitted to an idle pool comes back.
-     */
-    @Test
-    void aSubmissionWakesAnIdleWorker() throws Exception {
-        pool = new CryptoPool(1, () -> new org.agrona.concurrent.IdleStrategy() {
-            @Override
-            public void idle(int workCount) {
-                if (workCount == 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(Long.MAX_VALUE);
-                }
-            }
-
-            @Override
-            public void idle() {
-                idle(0);
-            }
-
-            @Override
-            public void reset() {
-            }
-        }).start();
-        CryptoService owner = pool.newOwner(null, publicKeys, 4, 128);
-        byte[] m = message(1, 7);
-        byte[] sig = sign(keys[1], m);
-        for (int round = 0; round < 5; round++) {
-            Thread.sleep(50); // the worker has found nothing and parked
-            assertTrue(owner.submitVerify(round, R1, new UnsafeBuffer(m), 0, m.length, new UnsafeBuffer(sig), 0, 64));
-            ResultLog log = new ResultLog();
-            long deadline = System.nanoTime() + 20_000_000_000L; // a hang guard: without the wake-up, never
-            while (log.lines.isEmpty() && System.nanoTime() < deadline) {
-                owner.poll(log, 1);
-                Thread.onSpinWait();
-            }
-            assertEquals(List.of("V " + round + " true"), log.lines, "the parked worker was woken");
-        }
-    }
 }
