@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
         description = "uBFT-J: Byzantine fault-tolerant state-machine replication with disaggregated memory.",
         subcommands = {ConfigCommand.class, KeygenCommand.class, MemnodeCommand.class, ReplicaCommand.class,
             ClientCommand.class, LocalCommand.class, SimCommand.class, GatewayCommand.class, NemesisCommand.class,
-            org.ubft.cli.bench.BenchCommand.class})
+            org.ubft.cli.bench.BenchCommand.class, KvLoadCommand.class})
 public final class Ubft {
     /** Exit code of a run stopped by a bad cluster file (as for a bad command line, picocli's usage code). */
     public static final int EXIT_CONFIG_ERROR = CommandLine.ExitCode.USAGE;

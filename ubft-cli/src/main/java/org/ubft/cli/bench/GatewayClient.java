@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * as a Redis or memcached client library talks to it: one connection, one command at a time, SET and GET of the same
  * key in turn, each GET checked against the value just set. The latency of every command goes into one histogram.
  */
-final class GatewayClient implements AutoCloseable {
+public final class GatewayClient implements AutoCloseable {
     private static final int KEYS = 64;
     private final GatewayOptions.Protocol protocol;
     private final Socket socket;
@@ -55,6 +55,36 @@ final class GatewayClient implements AutoCloseable {
                     throw new IllegalStateException("GET " + key + " returned " + (got == null ? "nothing" : got.length
                         + " other bytes") + " after SET of " + valueBytes + " bytes");
                 }
+            }
+            latency.recordValue(Math.min(System.nanoTime() - t0, latency.getHighestTrackableValue()));
+        }
+        return this;
+    }
+
+    /**
+     * The key-value workload of the paper's Figure 7 (and of memcached and Redis benchmarks): {@code commands}
+     * commands, each a GET with probability {@code getShare}, else a SET of {@code valueBytes} bytes, on a key drawn
+     * uniformly from {@code keys} keys of {@code keyBytes} bytes. A GET must find nothing or a value of that length
+     * (other connections write the same keys); each command's latency is recorded.
+     *
+     * @throws IllegalStateException at a reply that is not what the command must get
+     */
+    GatewayClient runMix(int commands, int keys, int keyBytes, int valueBytes, double getShare,
+                         java.util.SplittableRandom random) throws IOException {
+        byte[] value = new byte[valueBytes];
+        String format = "key:%0" + Math.max(1, keyBytes - 4) + "d";
+        for (int i = 0; i < commands; i++) {
+            String key = String.format(format, random.nextInt(keys));
+            long t0 = System.nanoTime();
+            if (random.nextDouble() < getShare) {
+                byte[] got = get(key);
+                if (got != null && got.length != valueBytes) {
+                    throw new IllegalStateException("GET " + key + " returned " + got.length + " bytes, every SET wrote "
+                        + valueBytes);
+                }
+            } else {
+                Arrays.fill(value, (byte) ('a' + i % 26));
+                set(key, value);
             }
             latency.recordValue(Math.min(System.nanoTime() - t0, latency.getHighestTrackableValue()));
         }
