@@ -76,8 +76,9 @@ public final class KvLoadCommand implements Callable<Integer> {
                 ? "--key-bytes must be in 8..250 and hold 'key:' and the largest key number"
             : valueBytes < 1 || valueBytes > 1 << 20 ? "--value-bytes must be in 1..1048576" : null;
         int colon = target.lastIndexOf(':');
-        if (problem == null && (colon < 1 || !target.substring(colon + 1).matches("[0-9]{1,5}"))) {
-            problem = "--target must be HOST:PORT, got '" + target + "'";
+        if (problem == null && (colon < 1 || !target.substring(colon + 1).matches("[0-9]{1,5}")
+            || Integer.parseInt(target.substring(colon + 1)) < 1 || Integer.parseInt(target.substring(colon + 1)) > 65535)) {
+            problem = "--target must be HOST:PORT with a port in 1..65535, got '" + target + "'";
         }
         if (problem != null) {
             err.println("ubft kv-load: " + problem);
@@ -85,6 +86,10 @@ public final class KvLoadCommand implements Callable<Integer> {
         }
         InetSocketAddress address = new InetSocketAddress(target.substring(0, colon),
             Integer.parseInt(target.substring(colon + 1)));
+        if (address.isUnresolved()) {
+            err.println("ubft kv-load: cannot resolve the host '" + target.substring(0, colon) + "' of --target");
+            return 2;
+        }
         KvLoad.Result r;
         try {
             r = KvLoad.run(p, address, connections, warmup, requests, keys, keyBytes, valueBytes, getShare);

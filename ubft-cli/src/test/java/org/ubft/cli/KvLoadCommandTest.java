@@ -42,13 +42,19 @@ class KvLoadCommandTest {
 
     @Test
     void aServerThatAnswersWronglyFailsTheRun() throws Exception {
+        wrongReply("-ERR no\r\n", "0", "expected '+OK'");
+        wrongReply("$x1\r\n", "1", "a bad value length: '$x1'");
+        wrongReply("$-5\r\n", "1", "a bad value length: '$-5'");
+    }
+
+    private static void wrongReply(String reply, String getShare, String named) throws Exception {
         try (ServerSocket server = new ServerSocket(0, 4, java.net.InetAddress.getLoopbackAddress())) {
             Thread t = new Thread(() -> {
                 try (Socket s = server.accept()) {
                     InputStream in = s.getInputStream();
                     OutputStream out = s.getOutputStream();
                     while (in.read() >= 0) {
-                        out.write("-ERR no\r\n".getBytes(StandardCharsets.US_ASCII));
+                        out.write(reply.getBytes(StandardCharsets.US_ASCII));
                     }
                 } catch (Exception e) {
                     // the client hung up
@@ -57,9 +63,9 @@ class KvLoadCommandTest {
             t.setDaemon(true);
             t.start();
             CommandRun run = CommandRun.of("kv-load", "--protocol", "redis", "--target",
-                "127.0.0.1:" + server.getLocalPort(), "--requests", "10", "--warmup", "0", "--get-share", "0");
+                "127.0.0.1:" + server.getLocalPort(), "--requests", "10", "--warmup", "0", "--get-share", getShare);
             assertEquals(1, run.exitCode, run.toString());
-            assertTrue(run.err.contains("a wrong reply"), run.toString());
+            assertTrue(run.err.contains("a wrong reply") && run.err.contains(named), run.toString());
         }
     }
 
@@ -75,5 +81,11 @@ class KvLoadCommandTest {
         CommandRun target = CommandRun.of("kv-load", "--protocol", "redis", "--target", "localhost");
         assertEquals(2, target.exitCode, target.toString());
         assertTrue(target.err.contains("--target must be HOST:PORT"), target.toString());
+        CommandRun port = CommandRun.of("kv-load", "--protocol", "redis", "--target", "127.0.0.1:70000");
+        assertEquals(2, port.exitCode, port.toString());
+        assertTrue(port.err.contains("a port in 1..65535"), port.toString());
+        CommandRun host = CommandRun.of("kv-load", "--protocol", "redis", "--target", "no-such-host.invalid:6379");
+        assertEquals(2, host.exitCode, host.toString());
+        assertTrue(host.err.contains("cannot resolve the host 'no-such-host.invalid'"), host.toString());
     }
 }

@@ -56,7 +56,8 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
             throw new IllegalArgumentException("the key-value workload needs 1 to 64 keys, got " + keys);
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu, redis);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu,
+            false);
     }
 
     /** The same cluster with virtual CPU costs {@code costs} ({@link CpuCosts#FREE}: none). */

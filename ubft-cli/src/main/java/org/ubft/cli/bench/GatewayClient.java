@@ -75,15 +75,18 @@ public final class GatewayClient implements AutoCloseable {
         String format = "key:%0" + Math.max(1, keyBytes - 4) + "d";
         for (int i = 0; i < commands; i++) {
             String key = String.format(format, random.nextInt(keys));
+            boolean isGet = random.nextDouble() < getShare;
+            if (!isGet) {
+                Arrays.fill(value, (byte) ('a' + i % 26));
+            }
             long t0 = System.nanoTime();
-            if (random.nextDouble() < getShare) {
+            if (isGet) {
                 byte[] got = get(key);
                 if (got != null && got.length != valueBytes) {
                     throw new IllegalStateException("GET " + key + " returned " + got.length + " bytes, every SET wrote "
                         + valueBytes);
                 }
             } else {
-                Arrays.fill(value, (byte) ('a' + i % 26));
                 set(key, value);
             }
             latency.recordValue(Math.min(System.nanoTime() - t0, latency.getHighestTrackableValue()));
@@ -115,7 +118,7 @@ public final class GatewayClient implements AutoCloseable {
             if (!head.startsWith("$")) {
                 throw new IllegalStateException("GET " + key + ": the gateway answered '" + head + "'");
             }
-            return body(Integer.parseInt(head.substring(1)));
+            return body(length(head.substring(1), head));
         }
         write("get " + key + "\r\n", null);
         String head = line();
@@ -125,9 +128,22 @@ public final class GatewayClient implements AutoCloseable {
         if (!head.startsWith("VALUE ")) {
             throw new IllegalStateException("get " + key + ": the gateway answered '" + head + "'");
         }
-        byte[] v = body(Integer.parseInt(head.substring(head.lastIndexOf(' ') + 1)));
+        byte[] v = body(length(head.substring(head.lastIndexOf(' ') + 1), head));
         expect("END");
         return v;
+    }
+
+    /** A value's length in a reply's header line; a wrong one is a wrong reply, not a crash. */
+    private static int length(String digits, String line) {
+        try {
+            int n = Integer.parseInt(digits);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalStateException("a reply with a bad value length: '" + line + "'");
     }
 
     private void write(String head, byte[] value) throws IOException {

@@ -87,6 +87,7 @@ public final class StreamChecks {
     private int handlingPeer = -1;
     private boolean parkedNow;
     private int answering = -1;
+    private boolean flushing;
     private int drainingPeer = -1;
     private int drainingAt;
     private long parkedTotal;
@@ -129,7 +130,11 @@ public final class StreamChecks {
 
     /** CTBcast delivered p's message k: true if it waits here (p's stream is parked), else the replica handles it. */
     boolean holdMessage(int p, long msgK, DirectBuffer buffer, int offset, int len) {
-        if (count[p] == 0 || len > maxMessageBytes) {
+        if (count[p] == 0) {
+            return false;
+        }
+        if (len > maxMessageBytes) {
+            flush(p); // too long for the room (no valid message is): everything before it first, in order
             return false;
         }
         if (!makeRoom(p)) {
@@ -163,16 +168,33 @@ public final class StreamChecks {
      */
     private boolean makeRoom(int p) {
         if (count[p] == ROOM) {
-            forcedTotal++;
-            for (int i = 0; i < checks[p]; i++) {
-                if (verdict[p][i] == PENDING) {
-                    verdict[p][i] = MISSING;
-                }
-            }
-            pending[p] = 0;
-            drain(p);
+            force(p);
         }
         return count[p] > 0;
+    }
+
+    /** Handles the parked COMMIT now, its missing verdicts checked on this thread, and what follows it. */
+    private void force(int p) {
+        forcedTotal++;
+        for (int i = 0; i < checks[p]; i++) {
+            if (verdict[p][i] == PENDING) {
+                verdict[p][i] = MISSING;
+            }
+        }
+        pending[p] = 0;
+        drain(p);
+    }
+
+    /** Handles everything waiting in p's room now, in order, parking nothing. */
+    private void flush(int p) {
+        flushing = true;
+        try {
+            while (count[p] > 0) {
+                force(p);
+            }
+        } finally {
+            flushing = false;
+        }
     }
 
     /**
@@ -180,7 +202,7 @@ public final class StreamChecks {
      * unless it is this replica's own or a parked COMMIT handled again with its verdicts.
      */
     void handling(int p, boolean fresh) {
-        mayPark = fresh && port != null && p != self && answering < 0;
+        mayPark = fresh && port != null && p != self && answering < 0 && !flushing;
         handlingPeer = p;
         parkedNow = false;
     }

@@ -203,4 +203,23 @@ class StreamChecksTest {
         assertEquals(List.of("1:1", "0:1", "1:2"), handled);
         assertEquals(1, checks.parked());
     }
+
+    /**
+     * A message too long for the room (longer than any valid one: a Byzantine broadcaster's) behind a parked COMMIT
+     * does not overtake it: everything waiting is handled first, in order, its missing checks on the thread.
+     */
+    @Test
+    void aMessageTooLongForTheRoomWaitsForWhatCameBefore() {
+        newChecks();
+        deliver(1, 1, message(COMMIT, 10));
+        deliver(1, 2, message(COMMIT, 20));
+        assertEquals(2, submitted.size(), "the second COMMIT waits unparked behind the first");
+        UnsafeBuffer huge = new UnsafeBuffer(new byte[300]);
+        huge.putByte(0, OTHER);
+        deliver(1, 3, huge);
+        assertEquals(List.of("1:1", "1:2", "1:3"), handled);
+        assertEquals(List.of(0, 0, 0, 0), answers, "no verdict came: every check done on the thread");
+        assertEquals(0, checks.waiting(1));
+        assertEquals(1, checks.parked(), "nothing parked while the room was flushed");
+    }
 }

@@ -52,7 +52,16 @@ final class ConnectionAgent implements Runnable {
     public void run() {
         try {
             while (running) {
-                idle.idle(doWork(System.nanoTime()));
+                int work;
+                try {
+                    work = doWork(System.nanoTime());
+                } catch (RuntimeException e) {
+                    // a bug or a device failure: counted and reported, and the agent goes on serving the other peers
+                    counters.increment(RdmaCounters.Counter.AGENT_FAILURES);
+                    problems.accept("the rdma connection agent failed (it goes on): " + e);
+                    work = 0;
+                }
+                idle.idle(work);
             }
         } finally {
             for (ServedPeer p : served) {

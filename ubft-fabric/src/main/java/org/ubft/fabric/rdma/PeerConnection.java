@@ -52,6 +52,9 @@ final class PeerConnection implements WorkCompletionHandler {
     private int count;
     private int dispatched;
     private State state = State.IDLE;
+    /** Inside {@code qp.poll}: a reset then only ends the state, and {@link #poll} tears the queue pair down after. */
+    private boolean polling;
+    private String deferredReset;
     private QueuePair qp;
     private PeerAuthentication auth;
     private boolean peerHelloTaken;
@@ -92,7 +95,17 @@ final class PeerConnection implements WorkCompletionHandler {
     int poll(long now) {
         int n = 0;
         if (qp != null) {
-            n = qp.poll(this, 64);
+            polling = true;
+            try {
+                n = qp.poll(this, 64);
+            } finally {
+                polling = false;
+            }
+            if (deferredReset != null) {
+                String reason = deferredReset;
+                deferredReset = null;
+                reset(reason, false); // asked for by a completion just polled: not inside the poll
+            }
             if (qp != null && qp.state() == QpState.ERROR) {
                 reset("the queue pair to " + NodeId.toString(node) + " failed: " + qp.errorReason(), true);
             }
@@ -220,6 +233,10 @@ final class PeerConnection implements WorkCompletionHandler {
             return;
         }
         int slot = control.takeSendSlot();
+        if (slot < 0) {
+            reset("no SEND slot for the handshake with " + NodeId.toString(node), false);
+            return;
+        }
         auth = new PeerAuthentication(fabric.options().authenticator(), true);
         peerHelloTaken = false;
         auth.putHello(control.view(), control.sendOffset(slot));
@@ -335,6 +352,14 @@ final class PeerConnection implements WorkCompletionHandler {
      * UNREACHABLE, and a new one is connected after a backoff when there is work.
      */
     private void reset(String reason, boolean queuePairError) {
+        if (polling) {
+            // inside qp.poll (a message's handler): the queue pair is drained and closed once the poll returns
+            state = State.BACKOFF; // from here on, messages still in the completion queue are ignored
+            if (deferredReset == null) {
+                deferredReset = reason;
+            }
+            return;
+        }
         state = State.BACKOFF; // from here on, messages still in the completion queue are ignored
         fabric.problem(reason);
         if (queuePairError) {

@@ -17,7 +17,9 @@ public final class RdmaCounters {
         /** Connections (re-)established by this node as a poster. */
         CONNECTS,
         /** LOOKUPs answered with a refusal (the peer has no right to the region, or it does not exist). */
-        LOOKUPS_REFUSED
+        LOOKUPS_REFUSED,
+        /** Unexpected failures of the connection agent's duty cycle (bugs or device failures); it went on. */
+        AGENT_FAILURES
     }
 
     private final AtomicLongArray counts = new AtomicLongArray(Counter.values().length);

@@ -105,8 +105,14 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         }
         ByteBuffer memory = BufferUtil.allocateDirectAligned((length + 63) & ~63, 64);
         MemoryRegistration readOnly = device.register(memory, Access.REMOTE_READ);
-        MemoryRegistration readWrite = RdmaRegion.anyWriter(permissions)
-            ? device.register(memory, Access.REMOTE_READ | Access.REMOTE_WRITE) : null;
+        MemoryRegistration readWrite;
+        try {
+            readWrite = RdmaRegion.anyWriter(permissions)
+                ? device.register(memory, Access.REMOTE_READ | Access.REMOTE_WRITE) : null;
+        } catch (RuntimeException e) {
+            device.deregister(readOnly);
+            throw e;
+        }
         RdmaRegion region = new RdmaRegion(regionId, memory, length, permissions, readOnly, readWrite);
         regions.put(regionId, region);
         regionsVersion.incrementAndGet();

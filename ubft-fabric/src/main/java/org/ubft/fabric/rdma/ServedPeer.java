@@ -37,6 +37,10 @@ final class ServedPeer implements WorkCompletionHandler {
      * @param keys     this node's keys, or null to trust the claimed node id (tests only)
      * @param deadline when the handshake must be over (System.nanoTime)
      */
+    /** Inside {@code qp.poll}: a close then only marks this peer closed, and the poll's caller tears it down. */
+    private boolean polling;
+    private boolean tornDown;
+
     ServedPeer(RegionDirectory regions, RdmaCounters counters, ConnectionRequest request, int claimedNode,
                int access, Ed25519ConnectionAuthenticator keys, RdmaDevice device, long deadline) {
         this.regions = regions;
@@ -51,15 +55,20 @@ final class ServedPeer implements WorkCompletionHandler {
             control.close();
             throw e;
         }
-        control.postAllRecvs(qp);
-        if (keys == null) {
-            node = claimedNode;
-            state = State.SERVING;
-        } else {
-            auth = new PeerAuthentication(keys, false);
-            state = State.AWAIT_HELLO;
+        try {
+            control.postAllRecvs(qp);
+            if (keys == null) {
+                node = claimedNode;
+                state = State.SERVING;
+            } else {
+                auth = new PeerAuthentication(keys, false);
+                state = State.AWAIT_HELLO;
+            }
+            request.accept();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
         }
-        request.accept();
     }
 
     /** The node this queue pair is bound to once the peer proved it, or -1. */
@@ -88,8 +97,16 @@ final class ServedPeer implements WorkCompletionHandler {
         if (state == State.CLOSED) {
             return 0;
         }
-        int n = qp.poll(this, 16);
-        if (state != State.CLOSED && (qp.state() == QpState.ERROR || qp.state() == QpState.CLOSED)) {
+        int n;
+        polling = true;
+        try {
+            n = qp.poll(this, 16);
+        } finally {
+            polling = false;
+        }
+        if (state == State.CLOSED) {
+            tearDown(); // closed by one of the completions just polled: not inside the poll
+        } else if (qp.state() == QpState.ERROR || qp.state() == QpState.CLOSED) {
             close();
         } else if (state != State.SERVING && state != State.CLOSED && now - deadline > 0) {
             refuse(Counter.AUTH_FAILURES, NodeId.toString(claimedNode) + " did not finish the handshake in time");
@@ -192,7 +209,19 @@ final class ServedPeer implements WorkCompletionHandler {
             auth.destroy();
             auth = null;
         }
-        qp.close();
-        control.close();
+        if (!polling) {
+            tearDown();
+        }
+    }
+
+    /** Closes the queue pair and frees the control memory, once; never from inside the queue pair's own poll. */
+    private void tearDown() {
+        if (!tornDown) {
+            tornDown = true;
+            if (qp != null) {
+                qp.close();
+            }
+            control.close();
+        }
     }
 }

@@ -158,13 +158,22 @@ public final class DisniDevice implements RdmaDevice {
     @Override
     public synchronized QueuePair createQueuePair(InetSocketAddress remote) {
         checkOpen();
+        RdmaCmId id = null;
         try {
-            RdmaCmId id = active.createId(RdmaCm.RDMA_PS_TCP);
+            id = active.createId(RdmaCm.RDMA_PS_TCP);
             DisniQueuePair qp = new DisniQueuePair(this, id, false);
             byId.put(id, qp);
             id.resolveAddr(null, remote, RESOLVE_TIMEOUT_MS);
             return qp;
         } catch (IOException e) {
+            if (id != null) {
+                forget(id);
+                try {
+                    id.destroyId();
+                } catch (IOException ignored) {
+                    // the id is lost either way; the connection error below is what the caller needs
+                }
+            }
             throw new FabricException("cannot start a connection to " + remote + ": " + e.getMessage(), e);
         }
     }

@@ -105,22 +105,35 @@ final class EmulatedQueuePair implements QueuePair {
         }
     }
 
+    /** Inside {@link #poll} (the owner's thread): what a real binding cannot do then is refused. */
+    private boolean inPoll;
+
     @Override
     public int poll(WorkCompletionHandler handler, int max) {
         synchronized (network) {
             network.progress();
         }
         int n = 0;
-        while (n < max) {
-            Completion c;
-            synchronized (network) {
-                c = completions.poll();
+        if (inPoll) {
+            // a real binding polls one completion queue into one array: a poll from inside a completion's handler
+            // overwrites the outer poll's completions (DiSNI), so the fabric must never do it
+            throw new IllegalStateException("poll of a queue pair from inside its own poll");
+        }
+        inPoll = true;
+        try {
+            while (n < max) {
+                Completion c;
+                synchronized (network) {
+                    c = completions.poll();
+                }
+                if (c == null) {
+                    break;
+                }
+                handler.onWorkCompletion(c.id(), c.status(), c.byteLength());
+                n++;
             }
-            if (c == null) {
-                break;
-            }
-            handler.onWorkCompletion(c.id(), c.status(), c.byteLength());
-            n++;
+        } finally {
+            inPoll = false;
         }
         return n;
     }
@@ -154,6 +167,10 @@ final class EmulatedQueuePair implements QueuePair {
 
     @Override
     public void close() {
+        if (inPoll) {
+            // a real binding frees the completion queue and the poll's call objects the outer poll still uses
+            throw new IllegalStateException("close of a queue pair from inside its own poll");
+        }
         synchronized (network) {
             if (state == QpState.CLOSED) {
                 return;
