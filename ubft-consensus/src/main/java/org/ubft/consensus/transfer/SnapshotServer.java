@@ -7,10 +7,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.util.Objects;
 
 /**
- * The serving half of {@link StateTransfer}: {@link #offer} compresses a certified checkpoint's state once and keeps
- * it with the previous one (two at most); a STATE_REQUEST for a kept checkpoint is answered with that chunk, any other
- * checkpoint with STATE_UNAVAILABLE: one message out per message in. Memory is fixed at construction (two compressed
- * snapshots and one send buffer). Single-threaded, like its owner.
+ * The serving half of {@link StateTransfer}: {@link #offer} keeps a certified checkpoint's state with the previous one
+ * (two at most); a STATE_REQUEST for a kept checkpoint is answered with that chunk, any other checkpoint with
+ * STATE_UNAVAILABLE: one message out per message in. A kept state is compressed at the first request for it, once:
+ * most checkpoints are never fetched, and compressing each one cost every checkpoint an LZ4 pass and its hash table.
+ * The offered arrays are kept as given (their owner never changes them). Memory is fixed at construction (two
+ * compressed snapshots and one send buffer) besides the two kept states. Single-threaded, like its owner.
  */
 final class SnapshotServer {
     private final LZ4Compressor compressor;
@@ -22,6 +24,7 @@ final class SnapshotServer {
     private final Snapshot[] served = new Snapshot[2];
     private long chunksServed;
     private long unavailableSent;
+    private long compressions;
 
     SnapshotServer(TransferConfig config, LZ4Compressor compressor, StateTransfer.Port port) {
         this.compressor = compressor;
@@ -54,12 +57,17 @@ final class SnapshotServer {
         if (slot.present && checkpoint < slot.checkpoint) {
             return;
         }
-        slot.present = false;
-        slot.compressedLength = compressor.compress(state, 0, state.length, slot.compressed, 0, maxCompressed);
+        slot.raw = state;
+        slot.compressedLength = -1; // at the first request
         slot.rawLength = state.length;
-        slot.count = TransferWire.chunkCount(slot.compressedLength, chunkBytes);
         slot.checkpoint = checkpoint;
         slot.present = true;
+    }
+
+    private void compress(Snapshot s) {
+        s.compressedLength = compressor.compress(s.raw, 0, s.raw.length, s.compressed, 0, maxCompressed);
+        s.count = TransferWire.chunkCount(s.compressedLength, chunkBytes);
+        compressions++;
     }
 
     private Snapshot servedSnapshot(long checkpoint) {
@@ -84,6 +92,9 @@ final class SnapshotServer {
             port.send(from, sendBuffer, 0, TransferWire.encodeUnavailable(sendBuffer, 0, checkpoint));
             return true;
         }
+        if (s.compressedLength < 0) {
+            compress(s);
+        }
         if (index < 0 || index >= s.count) {
             return false;
         }
@@ -104,8 +115,14 @@ final class SnapshotServer {
         return unavailableSent;
     }
 
+    /** States compressed so far: one per kept checkpoint that was asked for, none for the others. */
+    long compressions() {
+        return compressions;
+    }
+
     private static final class Snapshot {
         final byte[] compressed;
+        byte[] raw;
         boolean present;
         long checkpoint;
         int compressedLength;

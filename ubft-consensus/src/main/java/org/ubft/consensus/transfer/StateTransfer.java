@@ -481,6 +481,11 @@ public final class StateTransfer {
         return chunksReceived;
     }
 
+    /** States compressed to serve them: one per offered checkpoint that was asked for. */
+    long compressions() {
+        return server.compressions();
+    }
+
     /** STATE_UNAVAILABLE answers sent. */
     public long unavailableSent() {
         return server.unavailableSent();

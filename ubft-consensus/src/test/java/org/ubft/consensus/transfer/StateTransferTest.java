@@ -70,6 +70,21 @@ class StateTransferTest {
         assertEquals(f.chunksReceived(), c.nodes[1].chunksServed() + c.nodes[2].chunksServed());
     }
 
+    /** Most checkpoints are never fetched: a state is compressed at the first request for it, and only once. */
+    @Test
+    void aStateIsCompressedOnlyWhenAskedForAndOnce() {
+        byte[] state = compressible(64 << 10);
+        TransferCluster c = fetchCluster(3, 7, state);
+        c.nodes[1].offer(14, compressible(32 << 10));
+        c.nodes[1].offer(21, compressible(16 << 10)); // replaces checkpoint 7's, never asked for
+        assertEquals(0, c.nodes[1].compressions(), "offered states were compressed before any request");
+        assertEquals(0, c.nodes[2].compressions());
+        fetchAndExpect(c, 7, state);
+        assertTrue(c.nodes[1].chunksServed() + c.nodes[2].chunksServed() > 1, "more than one chunk was served");
+        assertEquals(1, c.nodes[1].compressions() + c.nodes[2].compressions(),
+            "the state was compressed at every chunk, or by a replica that served none");
+    }
+
     @Test
     void fetchesTwoHundredKibRandomState() {
         byte[] state = random(200 << 10, 3);
