@@ -1,5 +1,8 @@
 package org.ubft.apps.flip;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.ubft.consensus.app.RequestContext;
 import org.ubft.consensus.app.StateMachine;
 
 import java.nio.ByteBuffer;
@@ -28,6 +31,25 @@ public final class Flip implements StateMachine {
         hash = (h ^ request.length) * PRIME;
         executed++;
         return reply;
+    }
+
+    /** The same as {@link #execute(byte[])}, in the buffers: nothing allocated. */
+    @Override
+    public int execute(RequestContext context, DirectBuffer request, int offset, int length,
+                       MutableDirectBuffer reply) {
+        int kept = Math.min(length, reply.capacity()); // what the default keeps of a longer reply
+        long h = hash;
+        for (int i = 0; i < length; i++) {
+            byte b = request.getByte(offset + i);
+            int at = length - 1 - i;
+            if (at < kept) {
+                reply.putByte(at, b);
+            }
+            h = (h ^ (b & 0xFF)) * PRIME;
+        }
+        hash = (h ^ length) * PRIME;
+        executed++;
+        return kept;
     }
 
     @Override

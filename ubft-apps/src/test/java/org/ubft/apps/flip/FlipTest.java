@@ -16,6 +16,31 @@ class FlipTest {
         assertEquals(2, flip.executed());
     }
 
+    /** The replica calls the buffer form: the same replies and state as the array form, a short reply buffer included. */
+    @Test
+    void theBufferFormAgreesWithTheArrayForm() {
+        Flip arrays = new Flip();
+        Flip buffers = new Flip();
+        org.ubft.consensus.app.RequestContext context = new org.ubft.consensus.app.RequestContext(0, 1, 0);
+        java.util.Random r = new java.util.Random(5);
+        for (int length : new int[] {0, 1, 2, 31, 32, 100}) {
+            byte[] request = new byte[length];
+            r.nextBytes(request);
+            org.agrona.concurrent.UnsafeBuffer in = new org.agrona.concurrent.UnsafeBuffer(new byte[length + 7]);
+            in.putBytes(7, request);
+            for (int capacity : new int[] {length, 40}) {
+                byte[] expected = arrays.execute(context, request.clone());
+                org.agrona.concurrent.UnsafeBuffer reply = new org.agrona.concurrent.UnsafeBuffer(new byte[capacity]);
+                int n = buffers.execute(context, in, 7, length, reply);
+                byte[] got = new byte[n];
+                reply.getBytes(0, got);
+                assertArrayEquals(java.util.Arrays.copyOf(expected, Math.min(expected.length, capacity)), got,
+                    "length " + length + ", reply buffer " + capacity);
+                assertArrayEquals(arrays.snapshot(), buffers.snapshot());
+            }
+        }
+    }
+
     @Test
     void snapshotRestoresTheSameStateAndOrderMatters() {
         Flip a = new Flip();

@@ -1,5 +1,8 @@
 package org.ubft.consensus.app;
 
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
 /**
  * The replicated service (docs/design.md §9): every replica runs one instance and feeds it the same requests in the same
  * order, so every correct replica holds the same state and returns the same replies.
@@ -22,6 +25,24 @@ public interface StateMachine {
      */
     default byte[] execute(RequestContext context, byte[] request) {
         return execute(request);
+    }
+
+    /**
+     * Applies one request, the bytes {@code request[offset, offset + length)}, and writes its reply into {@code reply}
+     * from index 0; returns the reply's length. The replica calls this one, with buffers (and a context) valid only
+     * during the call; {@code reply} holds {@code consensus.max.reply.bytes} (a longer reply is the application's
+     * error, as a longer array is truncated by the default). The default adapts the {@code byte[]} methods: it copies
+     * the request into an array, runs {@link #execute(RequestContext, byte[])} and copies the reply. An application on
+     * the fast path overrides it to allocate nothing per request ({@code Flip} does); both forms must agree.
+     */
+    default int execute(RequestContext context, DirectBuffer request, int offset, int length,
+                        MutableDirectBuffer reply) {
+        byte[] bytes = new byte[length];
+        request.getBytes(offset, bytes);
+        byte[] out = execute(context, bytes);
+        int n = Math.min(out.length, reply.capacity());
+        reply.putBytes(0, out, 0, n);
+        return n;
     }
 
     /** The whole state, canonically encoded. */

@@ -53,6 +53,16 @@ public final class ClientTable {
     }
 
     /** Records the execution of request {@code number} of {@code client} and its reply (truncated to the bound). */
+    /** Records the reply {@code reply[0, length)} of request {@code number} of {@code client}, at most maxReplyBytes of it. */
+    public void record(int client, long number, org.agrona.DirectBuffer reply, int length) {
+        last[client] = number;
+        int e = entry(client, number);
+        int kept = Math.min(length, maxReplyBytes);
+        entryNumber[e] = number;
+        entryLength[e] = kept;
+        reply.getBytes(0, replies, e * maxReplyBytes, kept);
+    }
+
     public void record(int client, long number, byte[] reply) {
         last[client] = number;
         int e = entry(client, number);

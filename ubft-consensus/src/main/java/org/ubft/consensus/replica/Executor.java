@@ -32,6 +32,13 @@ final class Executor {
     private final long[] executedAt;
     private final UnsafeBuffer send;
     private final UnsafeBuffer replyView = new UnsafeBuffer(0, 0);
+    /** The application writes each reply here ({@link StateMachine#execute(RequestContext, org.agrona.DirectBuffer,
+     * int, int, org.agrona.MutableDirectBuffer)}); the client table keeps a copy. */
+    private final UnsafeBuffer reply;
+    /** Refilled for each request: nothing allocated per request. */
+    private final RequestContext context = new RequestContext(0, 0, 0);
+    /** Where {@link #encodeState} writes before it keeps the exact length (the client table's bound is large). */
+    private final UnsafeBuffer stateScratch = new UnsafeBuffer(new byte[0]);
     private final Writer writer = new Writer();
     private final VerificationBudget budget;
     private final StageLatencies stages;
@@ -57,6 +64,7 @@ final class Executor {
         this.clientTable = new ClientTable(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxReplyBytes());
         this.executedAt = new long[config.clients()];
         this.send = new UnsafeBuffer(new byte[ClientWire.HEADER_BYTES + config.maxReplyBytes()]);
+        this.reply = new UnsafeBuffer(new byte[config.maxReplyBytes()]);
         this.budget = budget;
         this.stages = stages;
     }
@@ -170,10 +178,9 @@ final class Executor {
             long k = ClientWire.number(batch, pos);
             if (RequestNumbers.isNext(clientTable.lastExecuted(c), k)) { // k = last + 1, or a later session's first
                 int payloadLength = ClientWire.bodyLength(batch, pos);
-                byte[] payload = new byte[payloadLength];
-                batch.getBytes(pos + ClientWire.HEADER_BYTES, payload);
-                byte[] reply = app.execute(new RequestContext(c, k, time), payload);
-                clientTable.record(c, k, reply);
+                int replyLength = app.execute(context.set(c, k, time), batch, pos + ClientWire.HEADER_BYTES,
+                    payloadLength, reply);
+                clientTable.record(c, k, reply, replyLength);
                 executedAt[c] = clock.nanoTime();
                 counters.executedRequests++;
                 sendReply(c, k, clientTable.cached(c, k));
@@ -197,11 +204,15 @@ final class Executor {
     /** The checkpointed state: i64 replicated time, i32 app snapshot length, app snapshot, client table. */
     byte[] encodeState() {
         byte[] snapshot = app.snapshot();
-        byte[] state = new byte[8 + 4 + snapshot.length + clientTable.maxEncodedBytes()];
-        UnsafeBuffer b = new UnsafeBuffer(state);
-        writer.wrap(b, 0).i64(time).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
+        int most = 8 + 4 + snapshot.length + clientTable.maxEncodedBytes();
+        if (stateScratch.capacity() < most) { // grows with the app's snapshot, up to its maxSnapshotBytes
+            stateScratch.wrap(new byte[most]);
+        }
+        writer.wrap(stateScratch, 0).i64(time).i32(snapshot.length).bytes(snapshot, 0, snapshot.length);
         clientTable.encode(writer);
-        return Arrays.copyOf(state, writer.length());
+        byte[] state = new byte[writer.length()];
+        stateScratch.getBytes(0, state);
+        return state;
     }
 
     /** Restores a state {@link #encodeState} wrote; false (nothing changed but maybe the client table) if malformed. */

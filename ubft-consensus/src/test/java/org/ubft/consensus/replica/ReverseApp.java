@@ -19,7 +19,7 @@ final class ReverseApp implements StateMachine {
     @Override
     public byte[] execute(RequestContext context, byte[] request) {
         if (keepContexts) {
-            contexts.add(context);
+            contexts.add(new RequestContext(context.client(), context.number(), context.timeMillis())); // the replica reuses its instance
         }
         return execute(request);
     }
