@@ -65,7 +65,7 @@ public final class OversizedMessages extends ByzantineBehaviour {
     private long checkpoint;
     private long typeTurn;
     private long sentAtMax;
-    private long delivered;
+    private long longer;
     private long lengthened;
     private long locksLengthened;
 
@@ -162,7 +162,7 @@ public final class OversizedMessages extends ByzantineBehaviour {
         if (m.length == maxValid) {
             sentAtMax++;
         } else if (m.length > maxValid) {
-            delivered++;
+            longer++;
         }
         return m.length > maxValid ? node.ctbcast().broadcast(b, 0, m.length) : out.ctbcast(b, 0, m.length);
     }
@@ -244,7 +244,7 @@ public final class OversizedMessages extends ByzantineBehaviour {
 
     /** Messages longer than M broadcast as such (C &gt; M only). */
     public long sentLonger() {
-        return delivered;
+        return longer;
     }
 
     /** Messages whose LOCK went out naming more than C bytes; and those LOCKs sent (one per receiver and try). */
