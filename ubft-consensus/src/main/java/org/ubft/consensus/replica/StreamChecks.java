@@ -93,6 +93,8 @@ public final class StreamChecks {
     private long parkedTotal;
     private long answeredTotal;
     private long forcedTotal;
+    private long tooLongTotal;
+    private long tooLongFlushesTotal;
 
     StreamChecks(int n, int self, int quorum, int maxMessageBytes, Host host) {
         this.n = n;
@@ -130,11 +132,17 @@ public final class StreamChecks {
 
     /** CTBcast delivered p's message k: true if it waits here (p's stream is parked), else the replica handles it. */
     boolean holdMessage(int p, long msgK, DirectBuffer buffer, int offset, int len) {
+        if (len > maxMessageBytes) {
+            tooLongTotal++; // longer than any valid CTBcast message: only a Byzantine p sends one
+        }
         if (count[p] == 0) {
             return false;
         }
         if (len > maxMessageBytes) {
-            flush(p); // too long for the room (no valid message is): everything before it first, in order
+            // too long for the room (no valid message is): everything before it first, in order (Lemma A.2: every
+            // correct receiver handles p's messages in the same order, whether they waited here or not)
+            tooLongFlushesTotal++;
+            flush(p);
             return false;
         }
         if (!makeRoom(p)) {
@@ -399,6 +407,16 @@ public final class StreamChecks {
     /** Parked COMMITs handled before every verdict came back, their room full. */
     public long forced() {
         return forcedTotal;
+    }
+
+    /** Peers' CTBcast messages longer than any valid one (than a slot of the room) delivered so far. */
+    public long tooLong() {
+        return tooLongTotal;
+    }
+
+    /** Of {@link #tooLong()}: those that came while their broadcaster's stream was parked (what waited was flushed). */
+    public long tooLongFlushes() {
+        return tooLongFlushesTotal;
     }
 
     /** Messages of peer {@code p}'s stream waiting here now (the parked COMMIT included). */

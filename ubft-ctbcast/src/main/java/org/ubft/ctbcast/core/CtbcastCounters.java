@@ -15,6 +15,12 @@ public final class CtbcastCounters {
 
     /** TBcast messages that failed {@link CtbcastMessage#wrap} or came from an unknown or own replica index. */
     long malformed;
+    /**
+     * Of {@link #malformed}: LOCKs (or any message) naming a message longer than the configured maximum
+     * ({@link CtbcastMessage#TOO_LONG}). Only a Byzantine broadcaster sends one: a LOCK has room on the links for 64
+     * bytes more than the maximum (a SIGNED's signature), so it can name one that long.
+     */
+    long tooLong;
     /** LOCK or SIGNED from someone other than the stream's broadcaster; LOCKED from the broadcaster. */
     long wrongSender;
     /** LOCK not newer than locks[k%t] (line 14 false). */
@@ -52,6 +58,7 @@ public final class CtbcastCounters {
     public long ownDeliveries() { return ownDeliveries; }
     public long duplicatesSuppressed() { return duplicatesSuppressed; }
     public long malformed() { return malformed; }
+    public long tooLong() { return tooLong; }
     public long wrongSender() { return wrongSender; }
     public long staleLocks() { return staleLocks; }
     public long staleLocked() { return staleLocked; }
@@ -73,7 +80,7 @@ public final class CtbcastCounters {
     @Override
     public String toString() {
         return "CtbcastCounters{fast=" + fastDeliveries + ", slow=" + slowDeliveries + ", own=" + ownDeliveries
-            + ", duplicatesSuppressed=" + duplicatesSuppressed + ", malformed=" + malformed
+            + ", duplicatesSuppressed=" + duplicatesSuppressed + ", malformed=" + malformed + ", tooLong=" + tooLong
             + ", wrongSender=" + wrongSender + ", staleLocks=" + staleLocks + ", staleLocked=" + staleLocked
             + ", staleSigned=" + staleSigned + ", badSignatures=" + badSignatures
             + ", lockConflicts=" + lockConflicts + ", invalidRegisterValues=" + invalidRegisterValues

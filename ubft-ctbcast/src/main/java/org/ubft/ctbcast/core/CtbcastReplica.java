@@ -77,8 +77,10 @@ public final class CtbcastReplica implements SignatureListener, RegisterListener
             counters.malformed++; // our own messages are handled without TBcast
             return;
         }
-        if (decoder.wrap(buffer, offset, length) != CtbcastMessage.OK) {
+        int decoded = decoder.wrap(buffer, offset, length);
+        if (decoded != CtbcastMessage.OK) {
             counters.malformed++;
+            counters.tooLong += decoded == CtbcastMessage.TOO_LONG ? 1 : 0;
             return;
         }
         int p = decoder.broadcaster();

@@ -5,6 +5,7 @@ import org.ubft.sim.ClientBehaviour;
 import org.ubft.sim.ReplicaBehaviour;
 import org.ubft.sim.SimCluster;
 import org.ubft.sim.SimOptions;
+import org.ubft.sim.WideCtbcastChannel;
 import org.ubft.sim.cpu.CpuCosts;
 import org.ubft.sim.byzantine.AlwaysComplain;
 import org.ubft.sim.byzantine.Amnesiac;
@@ -18,6 +19,7 @@ import org.ubft.sim.byzantine.ForgedThenGenuine;
 import org.ubft.sim.byzantine.GapClient;
 import org.ubft.sim.byzantine.ReaskingClient;
 import org.ubft.sim.byzantine.Moment;
+import org.ubft.sim.byzantine.OversizedMessages;
 import org.ubft.sim.byzantine.RequestFlood;
 import org.ubft.sim.byzantine.SignatureFlood;
 import org.ubft.sim.byzantine.SilentAtMoment;
@@ -340,11 +342,47 @@ public final class ByzantineScenarios {
         + " replica answers a requester a window's worth per interval at most", 0,
         () -> new RequestFlood(FROM, FLOOD_PERIOD));
 
+    /** How often the oversized-message behaviour sends a salvo (virtual time). */
+    public static final long OVERSIZED_PERIOD = 500_000;
+
+    /** How much wider than the consensus maximum {@link #OVERSIZED_WIDE}'s CTBcast channel is. */
+    public static final int WIDE_CHANNEL_EXTRA_BYTES = 8192;
+
+    /**
+     * A follower CTBcasts, every 500 us from 5 ms on, a COMMIT with random shares (the receivers park its stream while
+     * they check them off the agent thread) followed by messages at and past the largest valid CTBcast message M
+     * ({@link OversizedMessages}). On the default channel nothing longer than M reaches the consensus layer: CTBcast
+     * carries up to M, and a LOCK naming more (up to M + 64, what the links carry) is refused by the receivers'
+     * CTBcast ({@code tooLong}); the messages of exactly M bytes wait in the room ({@code StreamChecks}) and are
+     * dropped.
+     */
+    public static final Scenario OVERSIZED = byz("byz-oversized",
+        "a follower CTBcasts, every 500 us from 5 ms on, a COMMIT with random shares (its stream parks at the receivers)"
+            + " then messages of exactly the largest valid length M and LOCKs naming M + 1 and M + 64 bytes: the"
+            + " receivers' CTBcast refuses the LOCKs, the rest is dropped", 2,
+        () -> new OversizedMessages(FROM, OVERSIZED_PERIOD, 0));
+
+    /**
+     * {@link #OVERSIZED} on a CTBcast channel 8 KiB wider than the largest consensus message (every replica's,
+     * {@link WideCtbcastChannel}): the messages of M + 1 and of the channel's maximum C are delivered to the consensus
+     * layer while the follower's stream is parked, too long for a slot of the room: what waits is handled first, in
+     * order, then they are (StreamChecks' {@code too_long_flushes}); LOCKs naming C + 1 and C + 64 bytes are refused
+     * by CTBcast.
+     */
+    public static final Scenario OVERSIZED_WIDE = byz("byz-oversized-wide",
+        "as byz-oversized on a CTBcast channel 8 KiB wider than the largest consensus message M (a deployment may size"
+            + " it so): messages of M + 1 and of the channel's maximum C reach the receivers' consensus layer while the"
+            + " follower's stream is parked (too long for its waiting room), LOCKs naming C + 1 and C + 64 bytes do not",
+        2, () -> new OversizedMessages(FROM, OVERSIZED_PERIOD, WIDE_CHANNEL_EXTRA_BYTES))
+        .withBehaviours(() -> new ReplicaBehaviour[] {new WideCtbcastChannel(WIDE_CHANNEL_EXTRA_BYTES),
+            new WideCtbcastChannel(WIDE_CHANNEL_EXTRA_BYTES),
+            new OversizedMessages(FROM, OVERSIZED_PERIOD, WIDE_CHANNEL_EXTRA_BYTES)});
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
-        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD);
+        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE);
 }
