@@ -7,6 +7,7 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
 import org.ubft.fabric.CompletionHandler;
+import org.ubft.fabric.CompletionRing;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.FabricException;
 import org.ubft.fabric.LocalRegion;
@@ -51,10 +52,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
     private final AtomicLong regionsVersion = new AtomicLong();
     private final Int2ObjectHashMap<PeerConnection> peerByNode = new Int2ObjectHashMap<>();
     private PeerConnection[] peers = new PeerConnection[0];
-    private final long[] completedIds;
-    private final Status[] completedStatus;
-    private int completedHead;
-    private int completedCount;
+    private final CompletionRing completed;
     private final RdmaCounters counters = new RdmaCounters();
     private final ConnectionAgent agent;
     private final Thread agentThread;
@@ -68,8 +66,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         this.guard = new OperationGuard(max);
         this.operations = new OperationTable(max);
         this.staging = new StagingRing(options.stagingBytes(), max);
-        this.completedIds = new long[max];
-        this.completedStatus = new Status[max];
+        this.completed = new CompletionRing(max);
         try {
             this.stagingRegistration = device.register(
                 BufferUtil.allocateDirectAligned(options.stagingBytes(), 64), Access.LOCAL_WRITE);
@@ -197,7 +194,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             }
             s = Status.SUCCESS;
         }
-        queueCompletion(id, s);
+        completed.add(id, s);
     }
 
     private PeerConnection peer(int node) {
@@ -221,31 +218,19 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             p.poll(now);
         }
         int n = 0;
-        while (n < limit && completedCount > 0) {
-            long id = completedIds[completedHead];
-            Status s = completedStatus[completedHead];
-            completedStatus[completedHead] = null;
-            completedHead = (completedHead + 1) % completedIds.length;
-            completedCount--;
+        while (n < limit && completed.size() > 0) {
             guard.completed();
             n++;
-            handler.onCompletion(id, s);
+            completed.pollOne(handler);
         }
         return n;
     }
 
     /** An operation is done (in post order for its owner): its slot and staging go back, its completion is queued. */
     void complete(int slot) {
-        queueCompletion(operations.userId[slot], operations.status[slot]);
+        completed.add(operations.userId[slot], operations.status[slot]);
         staging.free(operations.stagingEntry[slot]);
         operations.release(slot);
-    }
-
-    private void queueCompletion(long id, Status s) {
-        int at = (completedHead + completedCount) % completedIds.length;
-        completedIds[at] = id;
-        completedStatus[at] = s;
-        completedCount++;
     }
 
     @Override
@@ -289,6 +274,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             return;
         }
         guard.close();
+        completed.clear();
         agent.stop();
         try {
             agentThread.join(TimeUnit.SECONDS.toMillis(5));
