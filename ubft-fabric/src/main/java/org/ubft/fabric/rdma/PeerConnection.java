@@ -3,6 +3,7 @@ package org.ubft.fabric.rdma;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
+import org.ubft.fabric.Backoff;
 import org.ubft.fabric.OperationGuard;
 import org.ubft.fabric.Status;
 import org.ubft.fabric.rdma.RdmaCounters.Counter;
@@ -60,7 +61,7 @@ final class PeerConnection implements WorkCompletionHandler {
     private boolean peerHelloTaken;
     private long deadline;
     private long retryAt;
-    private long backoff = MIN_BACKOFF_NANOS;
+    private final Backoff backoff = new Backoff(MIN_BACKOFF_NANOS, MAX_BACKOFF_NANOS);
     private boolean wasReady;
     private boolean lost;
 
@@ -248,7 +249,7 @@ final class PeerConnection implements WorkCompletionHandler {
         state = State.READY;
         wasReady = true;
         lost = false;
-        backoff = MIN_BACKOFF_NANOS;
+        backoff.reset();
         fabric.countersInternal().increment(Counter.CONNECTS);
     }
 
@@ -387,8 +388,7 @@ final class PeerConnection implements WorkCompletionHandler {
         regions.clear();
         control.reset();
         lost = wasReady;
-        retryAt = fabric.nanoTime() + backoff;
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+        retryAt = fabric.nanoTime() + backoff.next();
     }
 
     /** Hands finished operations to the fabric's completion queue, in post order. */
