@@ -214,6 +214,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             return 0;
         }
         long now = nanoTime();
+        device.pollOutgoingEvents(); // once per poll, for every peer's queue pair
         for (PeerConnection p : peers) {
             p.poll(now);
         }
