@@ -134,13 +134,21 @@ final class PeerConnection implements WorkCompletionHandler {
         return r != null && r.state == LOOKING;
     }
 
-    /** Operations that never got onto a queue pair end UNREACHABLE at their deadline. */
+    /**
+     * Operations that never got onto a queue pair end UNREACHABLE at their deadline. Deadlines are in queue order (one
+     * timeout, added at post time, and operations are queued in post order), so the scan stops at the first waiting
+     * operation that has time left: a poll visits the newly expired ones and one more, not the whole queue.
+     */
     private void expireWaiting(long now) {
         for (int i = dispatched; i < count; i++) {
             int slot = order[(head + i) % order.length];
-            if (ops.state[slot] == OperationTable.WAITING && now - ops.deadline[slot] > 0) {
-                ops.finish(slot, Status.UNREACHABLE);
+            if (ops.state[slot] != OperationTable.WAITING) {
+                continue; // expired by an earlier poll, not yet handed over
             }
+            if (now - ops.deadline[slot] <= 0) {
+                return;
+            }
+            ops.finish(slot, Status.UNREACHABLE);
         }
     }
 

@@ -9,6 +9,7 @@ import org.ubft.fabric.Permission;
 import org.ubft.fabric.Permissions;
 import org.ubft.fabric.Status;
 import org.ubft.fabric.rdma.RdmaCounters.Counter;
+import org.ubft.fabric.rdma.emulation.EmulatedDevice;
 import org.ubft.fabric.rdma.emulation.EmulatedRdmaNetwork;
 
 import java.util.ArrayList;
@@ -282,6 +283,53 @@ class RdmaFabricTest {
             mixed = old > 0 && now > 0;
         }
         assertTrue(mixed, "no READ saw a mix of old and new words: the emulation does not interleave");
+    }
+
+    /**
+     * Operations waiting for a connection expire in queue order, and the scan stops at the first one with time left.
+     * The order holds: deadlines are the post time plus one timeout, queued in post order. Shown here by giving the
+     * head more time than those behind it (which the fabric itself never does): they wait with it.
+     */
+    @Test
+    void expiryOfWaitingOperationsStopsAtTheFirstThatHasTimeLeft() {
+        EmulatedRdmaNetwork network = new EmulatedRdmaNetwork();
+        start(network);
+        EmulatedDevice silent = network.open("silent"); // listens, never accepts: the poster stays connecting
+        silent.listen(RdmaFabricTestbed.addressOf(MEMNODE));
+        testbed.addresses().put(MEMNODE, RdmaFabricTestbed.addressOf(MEMNODE));
+        try {
+            RdmaFabric r0 = testbed.open(R0);
+            UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+            for (long id = 0; id < 4; id++) {
+                r0.read(id, MEMNODE, REGION_OF_R0, 0, dst, 0, 8); // slots 0, 1, 2, 3
+            }
+            OperationTable ops = r0.operations();
+            for (int slot = 1; slot < 4; slot++) {
+                assertTrue(ops.deadline[slot] - ops.deadline[slot - 1] >= 0, "deadlines in post order");
+            }
+            long now = System.nanoTime();
+            long hour = 3_600_000_000_000L;
+            ops.deadline[0] = now + hour;
+            for (int slot = 1; slot < 4; slot++) {
+                ops.deadline[slot] = now - hour;
+            }
+            List<Long> done = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                r0.poll((id, status) -> done.add(id), 16);
+            }
+            assertEquals(List.of(), done);
+            for (int slot = 0; slot < 4; slot++) {
+                assertEquals(OperationTable.WAITING, ops.state[slot], "slot " + slot + " waits behind the head");
+            }
+            ops.deadline[0] = now - hour;
+            r0.poll((id, status) -> {
+                assertEquals(Status.UNREACHABLE, status);
+                done.add(id);
+            }, 16);
+            assertEquals(List.of(0L, 1L, 2L, 3L), done);
+        } finally {
+            silent.close();
+        }
     }
 
     private static void awaitTrue(BooleanSupplier condition, String what) {
