@@ -17,7 +17,6 @@ import org.ubft.fabric.Status;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -48,7 +47,8 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
     private final StagingRing staging;
     private final MemoryRegistration stagingRegistration;
     private final UnsafeBuffer stagingView;
-    private final ConcurrentHashMap<Integer, RdmaRegion> regions = new ConcurrentHashMap<>();
+    /** Written by the user thread (copy on write), read by it and the connection agent. */
+    private volatile RdmaRegionTable regions = RdmaRegionTable.EMPTY;
     private final AtomicLong regionsVersion = new AtomicLong();
     private final Int2ObjectHashMap<PeerConnection> peerByNode = new Int2ObjectHashMap<>();
     private PeerConnection[] peers = new PeerConnection[0];
@@ -96,7 +96,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         if (length <= 0 || length > Integer.MAX_VALUE - 64) {
             throw new FabricException("region length must be positive, got " + length);
         }
-        if (regions.containsKey(regionId)) {
+        if (regions.contains(regionId)) {
             throw new FabricException("region " + regionId + " of " + NodeId.toString(localNode())
                 + " is already registered");
         }
@@ -111,7 +111,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             throw e;
         }
         RdmaRegion region = new RdmaRegion(regionId, memory, length, permissions, readOnly, readWrite);
-        regions.put(regionId, region);
+        regions = regions.with(region);
         regionsVersion.incrementAndGet();
         return region;
     }
@@ -128,7 +128,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
 
     @Override
     public boolean grantsWrite(int node) {
-        for (RdmaRegion r : regions.values()) {
+        for (RdmaRegion r : regions.all()) {
             if (r.writableBy(node)) {
                 return true;
             }
@@ -285,7 +285,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         for (PeerConnection p : peers) {
             p.close();
         }
-        for (RdmaRegion r : regions.values()) { // registrations go before the protection domain
+        for (RdmaRegion r : regions.all()) { // registrations go before the protection domain
             device.deregister(r.readOnly());
             if (r.readWrite() != null) {
                 device.deregister(r.readWrite());

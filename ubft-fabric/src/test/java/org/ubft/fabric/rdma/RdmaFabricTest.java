@@ -332,6 +332,43 @@ class RdmaFabricTest {
         }
     }
 
+    /** Operations on the node's own regions look the region up by its int id: no boxing, nothing allocated. */
+    @Test
+    void operationsOnItsOwnRegionsAllocateNothing() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
+            "needs per-thread allocation counters");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
+        threads.setThreadAllocatedMemoryEnabled(true);
+        start(new EmulatedRdmaNetwork());
+        RdmaFabric m = testbed.open(MEMNODE);
+        int regionId = 1_000_000; // beyond the Integer cache: a boxed id would be a new object each time
+        m.register(regionId, 64, Permissions.none());
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+        long[] succeeded = new long[1];
+        org.ubft.fabric.CompletionHandler handler = (id, status) -> {
+            if (status == Status.SUCCESS) {
+                succeeded[0]++;
+            }
+        };
+        int ops = 100_000;
+        for (int round = 0; round < 2; round++) { // the first warms up (JIT)
+            long tid = Thread.currentThread().getId();
+            long before = threads.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < ops; i++) {
+                m.write(i, MEMNODE, regionId, 0, buffer, 0, 8);
+                m.read(i, MEMNODE, regionId, 0, buffer, 0, 8);
+                m.poll(handler, 16);
+            }
+            long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            if (round == 1) {
+                assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + 2 * ops + " operations");
+            }
+        }
+        assertEquals(4L * ops, succeeded[0]);
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (!condition.getAsBoolean()) {
