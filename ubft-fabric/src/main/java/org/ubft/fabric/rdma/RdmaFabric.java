@@ -17,7 +17,6 @@ import org.ubft.fabric.Status;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,6 +39,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The user thread posts and polls; the owner's side runs on a thread of its own ({@link ConnectionAgent}).
  */
 public final class RdmaFabric implements Fabric, RegionDirectory {
+    /** How long {@link #close} waits for the connection agent to stop. */
+    static final long AGENT_JOIN_MILLIS = 5_000;
+
     private final RdmaOptions options;
     private final RdmaDevice device;
     private final OperationGuard guard;
@@ -56,11 +58,18 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
     private final RdmaCounters counters = new RdmaCounters();
     private final ConnectionAgent agent;
     private final Thread agentThread;
+    private final long agentJoinMillis;
     private volatile String lastProblem;
 
     /** Opens the fabric on {@code device}, which it owns from now on (and closes). */
     public RdmaFabric(RdmaOptions options, RdmaDevice device) {
+        this(options, device, AGENT_JOIN_MILLIS);
+    }
+
+    /** With {@link #close} waiting at most {@code agentJoinMillis} for the connection agent (tests). */
+    RdmaFabric(RdmaOptions options, RdmaDevice device, long agentJoinMillis) {
         this.options = options;
+        this.agentJoinMillis = agentJoinMillis;
         this.device = device;
         int max = options.maxOutstanding();
         this.guard = new OperationGuard(max);
@@ -277,13 +286,21 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         guard.close();
         completed.clear();
         agent.stop();
-        try {
-            agentThread.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        for (PeerConnection p : peers) {
+        boolean agentStopped = joinAgent();
+        for (PeerConnection p : peers) { // this thread's own queue pairs and memory: the agent never uses them
             p.close();
+        }
+        device.deregister(stagingRegistration);
+        if (!agentStopped) {
+            // it may still be answering a LOOKUP with a region's registration or polling a served queue pair: the
+            // device and the registrations stay (the process frees them at exit) rather than go under it
+            counters.increment(RdmaCounters.Counter.AGENT_JOIN_TIMEOUTS);
+            String line = "the rdma connection agent of " + NodeId.toString(localNode()) + " did not stop within "
+                + agentJoinMillis + " ms of close: its device and the registrations of " + regions.all().length
+                + " regions are left to the process, not freed under it";
+            problem(line);
+            System.err.println(line);
+            return;
         }
         for (RdmaRegion r : regions.all()) { // registrations go before the protection domain
             device.deregister(r.readOnly());
@@ -291,8 +308,17 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
                 device.deregister(r.readWrite());
             }
         }
-        device.deregister(stagingRegistration);
         device.close();
+    }
+
+    /** Waits for the connection agent's thread to end; false if it did not within {@link #agentJoinMillis}. */
+    private boolean joinAgent() {
+        try {
+            agentThread.join(agentJoinMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !agentThread.isAlive();
     }
 
     // ---- for PeerConnection ----------------------------------------------------------------------------------

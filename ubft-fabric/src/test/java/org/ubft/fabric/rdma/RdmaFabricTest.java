@@ -369,6 +369,45 @@ class RdmaFabricTest {
         assertEquals(4L * ops, succeeded[0]);
     }
 
+    /**
+     * A close whose connection agent does not stop in time (here: hung inside its duty cycle) leaves the device and
+     * the regions' registrations, which the agent may still use, and says so; it frees only the user thread's own.
+     */
+    @Test
+    void aCloseThatCannotStopTheAgentLeavesWhatTheAgentMayUseAndSaysSo() throws InterruptedException {
+        EmulatedRdmaNetwork network = new EmulatedRdmaNetwork();
+        start(network);
+        HangingDevice device = new HangingDevice(network.open(NodeId.toString(MEMNODE)));
+        RdmaFabric m = new RdmaFabric(testbed.options(MEMNODE).build(), device, 100);
+        try {
+            RdmaRegion region = (RdmaRegion) m.register(REGION_OF_R0, 64,
+                Permissions.none().grant(R0, Permission.READ_WRITE));
+            device.hangAgent();
+            m.close();
+            assertEquals(1, m.counters().get(Counter.AGENT_JOIN_TIMEOUTS));
+            assertTrue(m.lastProblem().contains("did not stop within 100 ms"), m.lastProblem());
+            assertFalse(device.closed, "the device stays open under the agent");
+            assertFalse(device.deregistered.contains(region.readOnly()), "the region's registrations stay");
+            assertFalse(device.deregistered.contains(region.readWrite()));
+        } finally {
+            device.release();
+            device.closeInner();
+        }
+    }
+
+    @Test
+    void aCloseThatStopsTheAgentFreesEverything() {
+        EmulatedRdmaNetwork network = new EmulatedRdmaNetwork();
+        start(network);
+        HangingDevice device = new HangingDevice(network.open(NodeId.toString(MEMNODE)));
+        RdmaFabric m = new RdmaFabric(testbed.options(MEMNODE).build(), device);
+        RdmaRegion region = (RdmaRegion) m.register(REGION_OF_R0, 64, Permissions.none().grant(R0, Permission.READ));
+        m.close();
+        assertEquals(0, m.counters().get(Counter.AGENT_JOIN_TIMEOUTS));
+        assertTrue(device.closed);
+        assertTrue(device.deregistered.contains(region.readOnly()));
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (!condition.getAsBoolean()) {
