@@ -158,10 +158,15 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             local(workRequestId, regionId, offset, dst, dstIndex, null, 0, length);
             return;
         }
+        PeerConnection peer = peer(owner);
+        if (peer == null) {
+            unknownOwner(workRequestId, owner);
+            return;
+        }
         int slot = take(workRequestId, OperationTable.READ, regionId, offset, length);
         operations.destination[slot] = dst;
         operations.destinationIndex[slot] = dstIndex;
-        peer(owner).enqueue(slot);
+        peer.enqueue(slot);
     }
 
     @Override
@@ -172,9 +177,14 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             local(workRequestId, regionId, offset, null, 0, src, srcIndex, length);
             return;
         }
+        PeerConnection peer = peer(owner);
+        if (peer == null) {
+            unknownOwner(workRequestId, owner);
+            return;
+        }
         int slot = take(workRequestId, OperationTable.WRITE, regionId, offset, length);
         stagingView.putBytes(staging.offset(operations.stagingEntry[slot]), src, srcIndex, length);
-        peer(owner).enqueue(slot);
+        peer.enqueue(slot);
     }
 
     private int take(long workRequestId, byte kind, int regionId, int offset, int length) {
@@ -206,15 +216,33 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         completed.add(id, s);
     }
 
+    /**
+     * The connection to {@code node}, made on first use; null, with nothing allocated, if {@code node} is no node
+     * id or has no address (an id a peer made up must not cost a connection's memory).
+     */
     private PeerConnection peer(int node) {
         PeerConnection p = peerByNode.get(node);
         if (p == null) {
+            if (!NodeId.isValid(node) || options.peerResolver().apply(node) == null) {
+                return null;
+            }
             p = new PeerConnection(this, node);
             peerByNode.put(node, p);
             peers = Arrays.copyOf(peers, peers.length + 1);
             peers[peers.length - 1] = p;
         }
         return p;
+    }
+
+    /** An operation on a node that is not in the cluster: UNREACHABLE, like any owner that cannot be reached. */
+    private void unknownOwner(long id, int owner) {
+        problem(NodeId.toString(owner) + " has no address in the cluster file: its operations end UNREACHABLE");
+        completed.add(id, Status.UNREACHABLE);
+    }
+
+    /** Connections made to owners (tests). */
+    int peerConnections() {
+        return peers.length;
     }
 
     @Override

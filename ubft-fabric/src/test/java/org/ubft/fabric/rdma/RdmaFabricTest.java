@@ -408,6 +408,28 @@ class RdmaFabricTest {
         assertTrue(device.deregistered.contains(region.readOnly()));
     }
 
+    /** An owner id that is no node of the cluster (a peer may send any) ends UNREACHABLE and allocates no connection. */
+    @Test
+    void anOwnerThatIsNoNodeOfTheClusterIsUnreachableAndCostsNoConnection() {
+        start(new EmulatedRdmaNetwork());
+        memnodeWithRegisters();
+        RdmaFabric r0 = testbed.open(R0);
+        Completions cq = new Completions(testbed, r0);
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+        int[] strangers = {0x7FFF_0001, -1, 0, NodeId.replica(99)}; // no role, no role, no role, no address
+        for (int i = 0; i < strangers.length; i++) {
+            r0.read(2 * i, strangers[i], REGION_OF_R0, 0, buffer, 0, 8);
+            r0.write(2 * i + 1, strangers[i], REGION_OF_R0, 0, buffer, 0, 8);
+        }
+        for (int id = 0; id < 2 * strangers.length; id++) {
+            assertEquals(Status.UNREACHABLE, cq.await(id), "operation " + id);
+        }
+        assertEquals(0, r0.peerConnections());
+        assertTrue(r0.lastProblem().contains(NodeId.toString(NodeId.replica(99))), r0.lastProblem());
+        assertEquals(Status.SUCCESS, write(r0, cq, 100, REGION_OF_R0, 1), "a node of the cluster is served");
+        assertEquals(1, r0.peerConnections());
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (!condition.getAsBoolean()) {
