@@ -41,6 +41,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RdmaFabric implements Fabric, RegionDirectory {
     /** How long {@link #close} waits for the connection agent to stop. */
     static final long AGENT_JOIN_MILLIS = 5_000;
+    /** Longest region: its memory is one buffer of the length rounded up to 64 bytes, which an int must hold. */
+    static final int MAX_REGION_LENGTH = Integer.MAX_VALUE - 64;
 
     private final RdmaOptions options;
     private final RdmaDevice device;
@@ -102,8 +104,13 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         if (guard.isClosed()) {
             throw new FabricException("fabric is closed");
         }
-        if (length <= 0 || length > Integer.MAX_VALUE - 64) {
+        if (length <= 0) {
             throw new FabricException("region length must be positive, got " + length);
+        }
+        if (length > MAX_REGION_LENGTH) {
+            throw new FabricException("region length " + length + " exceeds the rdma fabric's largest region, "
+                + MAX_REGION_LENGTH + " bytes; the largest regions are tail-channel rings of ctbcast.tail slots of "
+                + "channel.max.message.bytes each: lower either in the cluster file");
         }
         if (regions.contains(regionId)) {
             throw new FabricException("region " + regionId + " of " + NodeId.toString(localNode())

@@ -430,6 +430,22 @@ class RdmaFabricTest {
         assertEquals(1, r0.peerConnections());
     }
 
+    @Test
+    void aRegionTooLongIsRefusedNamingTheLimitAndTheKeysThatSizeIt() {
+        start(new EmulatedRdmaNetwork());
+        RdmaFabric m = testbed.open(MEMNODE);
+        org.ubft.fabric.FabricException e = org.junit.jupiter.api.Assertions.assertThrows(
+            org.ubft.fabric.FabricException.class, () -> m.register(1, Integer.MAX_VALUE, Permissions.none()));
+        assertTrue(e.getMessage().contains("region length " + Integer.MAX_VALUE + " exceeds the rdma fabric's "
+            + "largest region, " + RdmaFabric.MAX_REGION_LENGTH + " bytes"), e.getMessage());
+        assertTrue(e.getMessage().contains("ctbcast.tail") && e.getMessage().contains("channel.max.message.bytes"),
+            e.getMessage());
+        assertFalse(e.getMessage().contains("positive"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(org.ubft.fabric.FabricException.class,
+            () -> m.register(1, 0, Permissions.none()));
+        assertTrue(e.getMessage().contains("must be positive, got 0"), e.getMessage());
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (!condition.getAsBoolean()) {
