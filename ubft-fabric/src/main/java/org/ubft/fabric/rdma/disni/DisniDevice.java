@@ -228,11 +228,13 @@ public final class DisniDevice implements RdmaDevice {
         }
     }
 
-    void track(RdmaCmId id, DisniQueuePair qp) {
+    /** Both threads call it (the agent for accepted queue pairs, the user thread for its own): under the lock. */
+    synchronized void track(RdmaCmId id, DisniQueuePair qp) {
         byId.put(id, qp);
     }
 
-    void forget(RdmaCmId id) {
+    /** Both threads call it (a queue pair's close): under the lock {@link #onEvent} reads the map with. */
+    synchronized void forget(RdmaCmId id) {
         byId.remove(id);
     }
 
