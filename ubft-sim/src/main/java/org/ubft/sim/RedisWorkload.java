@@ -87,8 +87,7 @@ public final class RedisWorkload {
     public static StateMachine machine(int maxReplyBytes) {
         StoreLimits limits = new StoreLimits(256, 64 << 10, 1 << 10);
         int soft = 4096;
-        KvMachine.Config probe = new KvMachine.Config(limits, maxReplyBytes, soft, 4, Long.MAX_VALUE / 4, 60_000);
-        long transfers = 2L * probe.maxBatchRequestBytes();
+        long transfers = 2L * KvMachine.Config.maxBatchRequestBytes(limits, soft);
         return new TimedReplies(new KvMachine(new KvMachine.Config(limits, maxReplyBytes, soft, 4, transfers, 60_000)));
     }
 

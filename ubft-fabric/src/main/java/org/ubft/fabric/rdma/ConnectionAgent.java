@@ -78,6 +78,7 @@ final class ConnectionAgent implements Runnable {
     /** One duty cycle; returns the work done. */
     int doWork(long now) {
         int work = 0;
+        device.pollIncomingEvents(); // once per cycle, for the requests and every served queue pair
         ConnectionRequest request;
         for (int i = 0; i < MAX_REQUESTS_PER_CYCLE && (request = device.nextConnectionRequest()) != null; i++) {
             onRequest(request, now);

@@ -3,6 +3,7 @@ package org.ubft.fabric.rdma;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
+import org.ubft.fabric.Backoff;
 import org.ubft.fabric.OperationGuard;
 import org.ubft.fabric.Status;
 import org.ubft.fabric.rdma.RdmaCounters.Counter;
@@ -60,7 +61,7 @@ final class PeerConnection implements WorkCompletionHandler {
     private boolean peerHelloTaken;
     private long deadline;
     private long retryAt;
-    private long backoff = MIN_BACKOFF_NANOS;
+    private final Backoff backoff = new Backoff(MIN_BACKOFF_NANOS, MAX_BACKOFF_NANOS);
     private boolean wasReady;
     private boolean lost;
 
@@ -133,13 +134,21 @@ final class PeerConnection implements WorkCompletionHandler {
         return r != null && r.state == LOOKING;
     }
 
-    /** Operations that never got onto a queue pair end UNREACHABLE at their deadline. */
+    /**
+     * Operations that never got onto a queue pair end UNREACHABLE at their deadline. Deadlines are in queue order (one
+     * timeout, added at post time, and operations are queued in post order), so the scan stops at the first waiting
+     * operation that has time left: a poll visits the newly expired ones and one more, not the whole queue.
+     */
     private void expireWaiting(long now) {
         for (int i = dispatched; i < count; i++) {
             int slot = order[(head + i) % order.length];
-            if (ops.state[slot] == OperationTable.WAITING && now - ops.deadline[slot] > 0) {
-                ops.finish(slot, Status.UNREACHABLE);
+            if (ops.state[slot] != OperationTable.WAITING) {
+                continue; // expired by an earlier poll, not yet handed over
             }
+            if (now - ops.deadline[slot] <= 0) {
+                return;
+            }
+            ops.finish(slot, Status.UNREACHABLE);
         }
     }
 
@@ -248,7 +257,7 @@ final class PeerConnection implements WorkCompletionHandler {
         state = State.READY;
         wasReady = true;
         lost = false;
-        backoff = MIN_BACKOFF_NANOS;
+        backoff.reset();
         fabric.countersInternal().increment(Counter.CONNECTS);
     }
 
@@ -387,8 +396,7 @@ final class PeerConnection implements WorkCompletionHandler {
         regions.clear();
         control.reset();
         lost = wasReady;
-        retryAt = fabric.nanoTime() + backoff;
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_NANOS);
+        retryAt = fabric.nanoTime() + backoff.next();
     }
 
     /** Hands finished operations to the fabric's completion queue, in post order. */

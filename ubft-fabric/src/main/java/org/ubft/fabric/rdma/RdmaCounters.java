@@ -19,7 +19,12 @@ public final class RdmaCounters {
         /** LOOKUPs answered with a refusal (the peer has no right to the region, or it does not exist). */
         LOOKUPS_REFUSED,
         /** Unexpected failures of the connection agent's duty cycle (bugs or device failures); it went on. */
-        AGENT_FAILURES
+        AGENT_FAILURES,
+        /**
+         * Closes whose connection agent did not stop in time: the device and the regions' registrations, which the
+         * agent may still use, were left to the process instead of being freed.
+         */
+        AGENT_JOIN_TIMEOUTS
     }
 
     private final AtomicLongArray counts = new AtomicLongArray(Counter.values().length);

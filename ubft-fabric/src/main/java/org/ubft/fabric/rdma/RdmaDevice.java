@@ -31,7 +31,20 @@ public interface RdmaDevice extends AutoCloseable {
     /** Starts accepting connection requests at {@code address}; once. */
     void listen(InetSocketAddress address);
 
-    /** The next connection request that arrived, or null. Lets the device make progress. */
+    /**
+     * Handles the connection-manager events of the listening side: connection requests (then
+     * {@link #nextConnectionRequest}) and the events of the connections accepted. The connection agent calls it once
+     * per duty cycle; a queue pair's {@link QueuePair#poll} and {@link QueuePair#state} handle no events themselves.
+     */
+    void pollIncomingEvents();
+
+    /**
+     * Handles the connection-manager events of this node's outgoing connections: their queue pairs move to READY or
+     * ERROR here. The fabric's user thread calls it once per {@link org.ubft.fabric.Fabric#poll}.
+     */
+    void pollOutgoingEvents();
+
+    /** The next connection request that arrived, or null. */
     ConnectionRequest nextConnectionRequest();
 
     /** A queue pair for a connection to {@code remote}, in {@link QpState#INIT}; {@link QueuePair#connect} next. */

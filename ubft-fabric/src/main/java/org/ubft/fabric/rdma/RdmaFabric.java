@@ -7,6 +7,7 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
 import org.ubft.fabric.CompletionHandler;
+import org.ubft.fabric.CompletionRing;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.FabricException;
 import org.ubft.fabric.LocalRegion;
@@ -16,8 +17,6 @@ import org.ubft.fabric.Status;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -40,6 +39,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The user thread posts and polls; the owner's side runs on a thread of its own ({@link ConnectionAgent}).
  */
 public final class RdmaFabric implements Fabric, RegionDirectory {
+    /** How long {@link #close} waits for the connection agent to stop. */
+    static final long AGENT_JOIN_MILLIS = 5_000;
+    /** Longest region: its memory is one buffer of the length rounded up to 64 bytes, which an int must hold. */
+    static final int MAX_REGION_LENGTH = Integer.MAX_VALUE - 64;
+
     private final RdmaOptions options;
     private final RdmaDevice device;
     private final OperationGuard guard;
@@ -47,29 +51,33 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
     private final StagingRing staging;
     private final MemoryRegistration stagingRegistration;
     private final UnsafeBuffer stagingView;
-    private final ConcurrentHashMap<Integer, RdmaRegion> regions = new ConcurrentHashMap<>();
+    /** Written by the user thread (copy on write), read by it and the connection agent. */
+    private volatile RdmaRegionTable regions = RdmaRegionTable.EMPTY;
     private final AtomicLong regionsVersion = new AtomicLong();
     private final Int2ObjectHashMap<PeerConnection> peerByNode = new Int2ObjectHashMap<>();
     private PeerConnection[] peers = new PeerConnection[0];
-    private final long[] completedIds;
-    private final Status[] completedStatus;
-    private int completedHead;
-    private int completedCount;
+    private final CompletionRing completed;
     private final RdmaCounters counters = new RdmaCounters();
     private final ConnectionAgent agent;
     private final Thread agentThread;
+    private final long agentJoinMillis;
     private volatile String lastProblem;
 
     /** Opens the fabric on {@code device}, which it owns from now on (and closes). */
     public RdmaFabric(RdmaOptions options, RdmaDevice device) {
+        this(options, device, AGENT_JOIN_MILLIS);
+    }
+
+    /** With {@link #close} waiting at most {@code agentJoinMillis} for the connection agent (tests). */
+    RdmaFabric(RdmaOptions options, RdmaDevice device, long agentJoinMillis) {
         this.options = options;
+        this.agentJoinMillis = agentJoinMillis;
         this.device = device;
         int max = options.maxOutstanding();
         this.guard = new OperationGuard(max);
         this.operations = new OperationTable(max);
         this.staging = new StagingRing(options.stagingBytes(), max);
-        this.completedIds = new long[max];
-        this.completedStatus = new Status[max];
+        this.completed = new CompletionRing(max);
         try {
             this.stagingRegistration = device.register(
                 BufferUtil.allocateDirectAligned(options.stagingBytes(), 64), Access.LOCAL_WRITE);
@@ -96,10 +104,15 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         if (guard.isClosed()) {
             throw new FabricException("fabric is closed");
         }
-        if (length <= 0 || length > Integer.MAX_VALUE - 64) {
+        if (length <= 0) {
             throw new FabricException("region length must be positive, got " + length);
         }
-        if (regions.containsKey(regionId)) {
+        if (length > MAX_REGION_LENGTH) {
+            throw new FabricException("region length " + length + " exceeds the rdma fabric's largest region, "
+                + MAX_REGION_LENGTH + " bytes; the largest regions are tail-channel rings of ctbcast.tail slots of "
+                + "channel.max.message.bytes each: lower either in the cluster file");
+        }
+        if (regions.contains(regionId)) {
             throw new FabricException("region " + regionId + " of " + NodeId.toString(localNode())
                 + " is already registered");
         }
@@ -114,7 +127,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             throw e;
         }
         RdmaRegion region = new RdmaRegion(regionId, memory, length, permissions, readOnly, readWrite);
-        regions.put(regionId, region);
+        regions = regions.with(region);
         regionsVersion.incrementAndGet();
         return region;
     }
@@ -131,7 +144,7 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
 
     @Override
     public boolean grantsWrite(int node) {
-        for (RdmaRegion r : regions.values()) {
+        for (RdmaRegion r : regions.all()) {
             if (r.writableBy(node)) {
                 return true;
             }
@@ -152,10 +165,15 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             local(workRequestId, regionId, offset, dst, dstIndex, null, 0, length);
             return;
         }
+        PeerConnection peer = peer(owner);
+        if (peer == null) {
+            unknownOwner(workRequestId, owner);
+            return;
+        }
         int slot = take(workRequestId, OperationTable.READ, regionId, offset, length);
         operations.destination[slot] = dst;
         operations.destinationIndex[slot] = dstIndex;
-        peer(owner).enqueue(slot);
+        peer.enqueue(slot);
     }
 
     @Override
@@ -166,9 +184,14 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             local(workRequestId, regionId, offset, null, 0, src, srcIndex, length);
             return;
         }
+        PeerConnection peer = peer(owner);
+        if (peer == null) {
+            unknownOwner(workRequestId, owner);
+            return;
+        }
         int slot = take(workRequestId, OperationTable.WRITE, regionId, offset, length);
         stagingView.putBytes(staging.offset(operations.stagingEntry[slot]), src, srcIndex, length);
-        peer(owner).enqueue(slot);
+        peer.enqueue(slot);
     }
 
     private int take(long workRequestId, byte kind, int regionId, int offset, int length) {
@@ -197,12 +220,19 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             }
             s = Status.SUCCESS;
         }
-        queueCompletion(id, s);
+        completed.add(id, s);
     }
 
+    /**
+     * The connection to {@code node}, made on first use; null, with nothing allocated, if {@code node} is no node
+     * id or has no address (an id a peer made up must not cost a connection's memory).
+     */
     private PeerConnection peer(int node) {
         PeerConnection p = peerByNode.get(node);
         if (p == null) {
+            if (!NodeId.isValid(node) || options.peerResolver().apply(node) == null) {
+                return null;
+            }
             p = new PeerConnection(this, node);
             peerByNode.put(node, p);
             peers = Arrays.copyOf(peers, peers.length + 1);
@@ -211,41 +241,41 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
         return p;
     }
 
+    /** An operation on a node that is not in the cluster: UNREACHABLE, like any owner that cannot be reached. */
+    private void unknownOwner(long id, int owner) {
+        problem(NodeId.toString(owner) + " has no address in the cluster file: its operations end UNREACHABLE");
+        completed.add(id, Status.UNREACHABLE);
+    }
+
+    /** Connections made to owners (tests). */
+    int peerConnections() {
+        return peers.length;
+    }
+
     @Override
     public int poll(CompletionHandler handler, int limit) {
         if (guard.isClosed()) {
             return 0;
         }
         long now = nanoTime();
+        device.pollOutgoingEvents(); // once per poll, for every peer's queue pair
         for (PeerConnection p : peers) {
             p.poll(now);
         }
         int n = 0;
-        while (n < limit && completedCount > 0) {
-            long id = completedIds[completedHead];
-            Status s = completedStatus[completedHead];
-            completedStatus[completedHead] = null;
-            completedHead = (completedHead + 1) % completedIds.length;
-            completedCount--;
+        while (n < limit && completed.size() > 0) {
             guard.completed();
             n++;
-            handler.onCompletion(id, s);
+            completed.pollOne(handler);
         }
         return n;
     }
 
     /** An operation is done (in post order for its owner): its slot and staging go back, its completion is queued. */
     void complete(int slot) {
-        queueCompletion(operations.userId[slot], operations.status[slot]);
+        completed.add(operations.userId[slot], operations.status[slot]);
         staging.free(operations.stagingEntry[slot]);
         operations.release(slot);
-    }
-
-    private void queueCompletion(long id, Status s) {
-        int at = (completedHead + completedCount) % completedIds.length;
-        completedIds[at] = id;
-        completedStatus[at] = s;
-        completedCount++;
     }
 
     @Override
@@ -289,23 +319,41 @@ public final class RdmaFabric implements Fabric, RegionDirectory {
             return;
         }
         guard.close();
+        completed.clear();
         agent.stop();
-        try {
-            agentThread.join(TimeUnit.SECONDS.toMillis(5));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        for (PeerConnection p : peers) {
+        boolean agentStopped = joinAgent();
+        for (PeerConnection p : peers) { // this thread's own queue pairs and memory: the agent never uses them
             p.close();
         }
-        for (RdmaRegion r : regions.values()) { // registrations go before the protection domain
+        device.deregister(stagingRegistration);
+        if (!agentStopped) {
+            // it may still be answering a LOOKUP with a region's registration or polling a served queue pair: the
+            // device and the registrations stay (the process frees them at exit) rather than go under it
+            counters.increment(RdmaCounters.Counter.AGENT_JOIN_TIMEOUTS);
+            String line = "the rdma connection agent of " + NodeId.toString(localNode()) + " did not stop within "
+                + agentJoinMillis + " ms of close: its device and the registrations of " + regions.all().length
+                + " regions are left to the process, not freed under it";
+            problem(line);
+            System.err.println(line);
+            return;
+        }
+        for (RdmaRegion r : regions.all()) { // registrations go before the protection domain
             device.deregister(r.readOnly());
             if (r.readWrite() != null) {
                 device.deregister(r.readWrite());
             }
         }
-        device.deregister(stagingRegistration);
         device.close();
+    }
+
+    /** Waits for the connection agent's thread to end; false if it did not within {@link #agentJoinMillis}. */
+    private boolean joinAgent() {
+        try {
+            agentThread.join(agentJoinMillis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !agentThread.isAlive();
     }
 
     // ---- for PeerConnection ----------------------------------------------------------------------------------

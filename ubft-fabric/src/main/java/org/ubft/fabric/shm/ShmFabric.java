@@ -7,6 +7,7 @@ import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.SystemNanoClock;
 import org.ubft.common.NodeId;
 import org.ubft.fabric.CompletionHandler;
+import org.ubft.fabric.CompletionRing;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.FabricException;
 import org.ubft.fabric.LocalRegion;

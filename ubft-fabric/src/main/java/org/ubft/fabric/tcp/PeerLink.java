@@ -2,6 +2,7 @@ package org.ubft.fabric.tcp;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.common.NodeId;
+import org.ubft.fabric.Backoff;
 import org.ubft.fabric.Status;
 
 import java.io.IOException;

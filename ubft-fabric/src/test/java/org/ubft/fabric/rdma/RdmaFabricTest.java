@@ -9,6 +9,7 @@ import org.ubft.fabric.Permission;
 import org.ubft.fabric.Permissions;
 import org.ubft.fabric.Status;
 import org.ubft.fabric.rdma.RdmaCounters.Counter;
+import org.ubft.fabric.rdma.emulation.EmulatedDevice;
 import org.ubft.fabric.rdma.emulation.EmulatedRdmaNetwork;
 
 import java.util.ArrayList;
@@ -282,6 +283,167 @@ class RdmaFabricTest {
             mixed = old > 0 && now > 0;
         }
         assertTrue(mixed, "no READ saw a mix of old and new words: the emulation does not interleave");
+    }
+
+    /**
+     * Operations waiting for a connection expire in queue order, and the scan stops at the first one with time left.
+     * The order holds: deadlines are the post time plus one timeout, queued in post order. Shown here by giving the
+     * head more time than those behind it (which the fabric itself never does): they wait with it.
+     */
+    @Test
+    void expiryOfWaitingOperationsStopsAtTheFirstThatHasTimeLeft() {
+        EmulatedRdmaNetwork network = new EmulatedRdmaNetwork();
+        start(network);
+        EmulatedDevice silent = network.open("silent"); // listens, never accepts: the poster stays connecting
+        silent.listen(RdmaFabricTestbed.addressOf(MEMNODE));
+        testbed.addresses().put(MEMNODE, RdmaFabricTestbed.addressOf(MEMNODE));
+        try {
+            RdmaFabric r0 = testbed.open(R0);
+            UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+            for (long id = 0; id < 4; id++) {
+                r0.read(id, MEMNODE, REGION_OF_R0, 0, dst, 0, 8); // slots 0, 1, 2, 3
+            }
+            OperationTable ops = r0.operations();
+            for (int slot = 1; slot < 4; slot++) {
+                assertTrue(ops.deadline[slot] - ops.deadline[slot - 1] >= 0, "deadlines in post order");
+            }
+            long now = System.nanoTime();
+            long hour = 3_600_000_000_000L;
+            ops.deadline[0] = now + hour;
+            for (int slot = 1; slot < 4; slot++) {
+                ops.deadline[slot] = now - hour;
+            }
+            List<Long> done = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                r0.poll((id, status) -> done.add(id), 16);
+            }
+            assertEquals(List.of(), done);
+            for (int slot = 0; slot < 4; slot++) {
+                assertEquals(OperationTable.WAITING, ops.state[slot], "slot " + slot + " waits behind the head");
+            }
+            ops.deadline[0] = now - hour;
+            r0.poll((id, status) -> {
+                assertEquals(Status.UNREACHABLE, status);
+                done.add(id);
+            }, 16);
+            assertEquals(List.of(0L, 1L, 2L, 3L), done);
+        } finally {
+            silent.close();
+        }
+    }
+
+    /** Operations on the node's own regions look the region up by its int id: no boxing, nothing allocated. */
+    @Test
+    void operationsOnItsOwnRegionsAllocateNothing() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mx instanceof com.sun.management.ThreadMXBean,
+            "needs per-thread allocation counters");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) mx;
+        org.junit.jupiter.api.Assumptions.assumeTrue(threads.isThreadAllocatedMemorySupported());
+        threads.setThreadAllocatedMemoryEnabled(true);
+        start(new EmulatedRdmaNetwork());
+        RdmaFabric m = testbed.open(MEMNODE);
+        int regionId = 1_000_000; // beyond the Integer cache: a boxed id would be a new object each time
+        m.register(regionId, 64, Permissions.none());
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+        long[] succeeded = new long[1];
+        org.ubft.fabric.CompletionHandler handler = (id, status) -> {
+            if (status == Status.SUCCESS) {
+                succeeded[0]++;
+            }
+        };
+        int ops = 100_000;
+        for (int round = 0; round < 2; round++) { // the first warms up (JIT)
+            long tid = Thread.currentThread().getId();
+            long before = threads.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < ops; i++) {
+                m.write(i, MEMNODE, regionId, 0, buffer, 0, 8);
+                m.read(i, MEMNODE, regionId, 0, buffer, 0, 8);
+                m.poll(handler, 16);
+            }
+            long allocated = threads.getThreadAllocatedBytes(tid) - before;
+            if (round == 1) {
+                assertTrue(allocated < 64 * 1024, allocated + " bytes allocated for " + 2 * ops + " operations");
+            }
+        }
+        assertEquals(4L * ops, succeeded[0]);
+    }
+
+    /**
+     * A close whose connection agent does not stop in time (here: hung inside its duty cycle) leaves the device and
+     * the regions' registrations, which the agent may still use, and says so; it frees only the user thread's own.
+     */
+    @Test
+    void aCloseThatCannotStopTheAgentLeavesWhatTheAgentMayUseAndSaysSo() throws InterruptedException {
+        EmulatedRdmaNetwork network = new EmulatedRdmaNetwork();
+        start(network);
+        HangingDevice device = new HangingDevice(network.open(NodeId.toString(MEMNODE)));
+        RdmaFabric m = new RdmaFabric(testbed.options(MEMNODE).build(), device, 100);
+        try {
+            RdmaRegion region = (RdmaRegion) m.register(REGION_OF_R0, 64,
+                Permissions.none().grant(R0, Permission.READ_WRITE));
+            device.hangAgent();
+            m.close();
+            assertEquals(1, m.counters().get(Counter.AGENT_JOIN_TIMEOUTS));
+            assertTrue(m.lastProblem().contains("did not stop within 100 ms"), m.lastProblem());
+            assertFalse(device.closed, "the device stays open under the agent");
+            assertFalse(device.deregistered.contains(region.readOnly()), "the region's registrations stay");
+            assertFalse(device.deregistered.contains(region.readWrite()));
+        } finally {
+            device.release();
+            device.closeInner();
+        }
+    }
+
+    @Test
+    void aCloseThatStopsTheAgentFreesEverything() {
+        EmulatedRdmaNetwork network = new EmulatedRdmaNetwork();
+        start(network);
+        HangingDevice device = new HangingDevice(network.open(NodeId.toString(MEMNODE)));
+        RdmaFabric m = new RdmaFabric(testbed.options(MEMNODE).build(), device);
+        RdmaRegion region = (RdmaRegion) m.register(REGION_OF_R0, 64, Permissions.none().grant(R0, Permission.READ));
+        m.close();
+        assertEquals(0, m.counters().get(Counter.AGENT_JOIN_TIMEOUTS));
+        assertTrue(device.closed);
+        assertTrue(device.deregistered.contains(region.readOnly()));
+    }
+
+    /** An owner id that is no node of the cluster (a peer may send any) ends UNREACHABLE and allocates no connection. */
+    @Test
+    void anOwnerThatIsNoNodeOfTheClusterIsUnreachableAndCostsNoConnection() {
+        start(new EmulatedRdmaNetwork());
+        memnodeWithRegisters();
+        RdmaFabric r0 = testbed.open(R0);
+        Completions cq = new Completions(testbed, r0);
+        UnsafeBuffer buffer = new UnsafeBuffer(new byte[8]);
+        int[] strangers = {0x7FFF_0001, -1, 0, NodeId.replica(99)}; // no role, no role, no role, no address
+        for (int i = 0; i < strangers.length; i++) {
+            r0.read(2 * i, strangers[i], REGION_OF_R0, 0, buffer, 0, 8);
+            r0.write(2 * i + 1, strangers[i], REGION_OF_R0, 0, buffer, 0, 8);
+        }
+        for (int id = 0; id < 2 * strangers.length; id++) {
+            assertEquals(Status.UNREACHABLE, cq.await(id), "operation " + id);
+        }
+        assertEquals(0, r0.peerConnections());
+        assertTrue(r0.lastProblem().contains(NodeId.toString(NodeId.replica(99))), r0.lastProblem());
+        assertEquals(Status.SUCCESS, write(r0, cq, 100, REGION_OF_R0, 1), "a node of the cluster is served");
+        assertEquals(1, r0.peerConnections());
+    }
+
+    @Test
+    void aRegionTooLongIsRefusedNamingTheLimitAndTheKeysThatSizeIt() {
+        start(new EmulatedRdmaNetwork());
+        RdmaFabric m = testbed.open(MEMNODE);
+        org.ubft.fabric.FabricException e = org.junit.jupiter.api.Assertions.assertThrows(
+            org.ubft.fabric.FabricException.class, () -> m.register(1, Integer.MAX_VALUE, Permissions.none()));
+        assertTrue(e.getMessage().contains("region length " + Integer.MAX_VALUE + " exceeds the rdma fabric's "
+            + "largest region, " + RdmaFabric.MAX_REGION_LENGTH + " bytes"), e.getMessage());
+        assertTrue(e.getMessage().contains("ctbcast.tail") && e.getMessage().contains("channel.max.message.bytes"),
+            e.getMessage());
+        assertFalse(e.getMessage().contains("positive"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(org.ubft.fabric.FabricException.class,
+            () -> m.register(1, 0, Permissions.none()));
+        assertTrue(e.getMessage().contains("must be positive, got 0"), e.getMessage());
     }
 
     private static void awaitTrue(BooleanSupplier condition, String what) {

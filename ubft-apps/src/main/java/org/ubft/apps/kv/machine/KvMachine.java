@@ -46,9 +46,9 @@ public final class KvMachine implements StateMachine {
             if (maxReplyBytes < 64) {
                 throw new IllegalArgumentException("replies of at least 64 bytes are needed, got " + maxReplyBytes);
             }
-            if (maxTransferBytes < 2 * maxRequestBytes(store, replySoftBytes)) {
+            if (maxTransferBytes < 2 * maxBatchRequestBytes(store, replySoftBytes)) {
                 throw new IllegalArgumentException("transfers of " + maxTransferBytes + " bytes cannot hold two of the"
-                    + " largest requests or replies (" + maxRequestBytes(store, replySoftBytes) + " bytes)");
+                    + " largest requests or replies (" + maxBatchRequestBytes(store, replySoftBytes) + " bytes)");
             }
         }
 
@@ -57,7 +57,7 @@ public final class KvMachine implements StateMachine {
          * replies at 256 KiB, 64 transfers of together two of the largest batches plus 1 MiB, dropped after 60 s.
          */
         public static Config defaults(StoreLimits store, int maxReplyBytes) {
-            return new Config(store, maxReplyBytes, 256 << 10, 64, 2L * maxRequestBytes(store, 256 << 10) + (1 << 20), 60_000);
+            return new Config(store, maxReplyBytes, 256 << 10, 64, 2L * maxBatchRequestBytes(store, 256 << 10) + (1 << 20), 60_000);
         }
 
         /** Largest reply of one batch: the soft bound plus one command's worst write reply, plus room for headers. */
@@ -67,10 +67,11 @@ public final class KvMachine implements StateMachine {
 
         /** Largest BATCH, in bytes, that the machine accepts (uploaded in pieces when it passes one request). */
         public int maxBatchRequestBytes() {
-            return maxRequestBytes(store, replySoftBytes);
+            return maxBatchRequestBytes(store, replySoftBytes);
         }
 
-        private static int maxRequestBytes(StoreLimits store, int replySoftBytes) {
+        /** {@link #maxBatchRequestBytes()} of a config with these bounds, without making one. */
+        public static int maxBatchRequestBytes(StoreLimits store, int replySoftBytes) {
             return Math.max(store.maxValueBytes(), replySoftBytes) + (64 << 10) + KvWire.BATCH_HEADER;
         }
     }

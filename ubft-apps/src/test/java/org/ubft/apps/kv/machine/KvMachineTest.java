@@ -191,4 +191,13 @@ class KvMachineTest {
         }
         assertArrayEquals(a.snapshot(), b.snapshot());
     }
+
+    @Test
+    void theBatchBoundReadsFromTheBoundsAlone() {
+        StoreLimits limits = new StoreLimits(256, 64 << 10, 1 << 10);
+        KvMachine.Config c = KvMachine.Config.defaults(limits, REPLY);
+        assertEquals(c.maxBatchRequestBytes(), KvMachine.Config.maxBatchRequestBytes(limits, c.replySoftBytes()));
+        assertEquals(4096 + (64 << 10) + KvWire.BATCH_HEADER, KvMachine.Config.maxBatchRequestBytes(limits, 4096),
+            "the larger of the largest value (1 KiB) and the soft bound, plus 64 KiB");
+    }
 }

@@ -27,7 +27,7 @@ final class DisniConnectionRequest implements ConnectionRequest {
     /** The access is what the connection manager gives (see {@link DisniDevice}); {@code access} is not applied. */
     @Override
     public QueuePair createQueuePair(int access) {
-        qp = new DisniQueuePair(device, id, true);
+        qp = new DisniQueuePair(device, id);
         device.track(id, qp);
         qp.createVerbsQueuePair();
         return qp;

@@ -30,7 +30,9 @@ import java.util.Map;
  * address is bound with the RDMA connection manager, which picks the device (and port and GID) that has it; the
  * protection domain, the completion channel and every registration are on that device. Connection-manager events
  * come on two event channels: the passive one (the listening id and the connections it accepted) is read by the
- * fabric's connection agent, the active one (this node's outgoing connections) by its user thread.
+ * fabric's connection agent once per duty cycle ({@link #pollIncomingEvents}), the active one (this node's outgoing
+ * connections) by its user thread once per poll ({@link #pollOutgoingEvents}); a queue pair's own poll and state
+ * read neither.
  *
  * <p>Limits of DiSNI 2.1, which the fabric is built around: no {@code ibv_modify_qp} (a queue pair's remote access
  * is what the connection manager sets; the access a {@link ConnectionRequest} asks for is not applied, so write
@@ -143,11 +145,18 @@ public final class DisniDevice implements RdmaDevice {
     }
 
     @Override
-    public ConnectionRequest nextConnectionRequest() {
+    public void pollIncomingEvents() {
         pump(passive);
-        synchronized (this) {
-            return requests.poll();
-        }
+    }
+
+    @Override
+    public void pollOutgoingEvents() {
+        pump(active);
+    }
+
+    @Override
+    public synchronized ConnectionRequest nextConnectionRequest() {
+        return requests.poll();
     }
 
     /** Requests not yet taken (bounded by {@link #BACKLOG}; tests). */
@@ -161,7 +170,7 @@ public final class DisniDevice implements RdmaDevice {
         RdmaCmId id = null;
         try {
             id = active.createId(RdmaCm.RDMA_PS_TCP);
-            DisniQueuePair qp = new DisniQueuePair(this, id, false);
+            DisniQueuePair qp = new DisniQueuePair(this, id);
             byId.put(id, qp);
             id.resolveAddr(null, remote, RESOLVE_TIMEOUT_MS);
             return qp;
@@ -219,20 +228,14 @@ public final class DisniDevice implements RdmaDevice {
         }
     }
 
-    void track(RdmaCmId id, DisniQueuePair qp) {
+    /** Both threads call it (the agent for accepted queue pairs, the user thread for its own): under the lock. */
+    synchronized void track(RdmaCmId id, DisniQueuePair qp) {
         byId.put(id, qp);
     }
 
-    void forget(RdmaCmId id) {
+    /** Both threads call it (a queue pair's close): under the lock {@link #onEvent} reads the map with. */
+    synchronized void forget(RdmaCmId id) {
         byId.remove(id);
-    }
-
-    RdmaEventChannel passiveChannel() {
-        return passive;
-    }
-
-    RdmaEventChannel activeChannel() {
-        return active;
     }
 
     IbvContext context() {

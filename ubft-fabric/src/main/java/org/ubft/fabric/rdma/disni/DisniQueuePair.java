@@ -30,7 +30,8 @@ import java.util.List;
 /**
  * A reliable-connection queue pair over DiSNI, with a completion queue of its own. Active side: the id resolves
  * the peer's address, then its route; then the verbs queue pair is created, the RECVs posted meanwhile go onto
- * it, and the connect (with the private data) is sent; ESTABLISHED makes it READY. A work request that cannot be
+ * it, and the connect (with the private data) is sent; ESTABLISHED makes it READY. These events reach it through
+ * {@link DisniDevice}'s once-per-poll event handling, never through its own poll or state. A work request that cannot be
  * posted (the queue pair is not READY, or ibv_post_send fails) completes FLUSHED from here, as the contract says.
  * One-sided posts and SENDs reuse one stateful DiSNI call per kind, modified in place (no allocation per post);
  * RECVs (set-up only) make a call each; the completion poll is one stateful DiSNI call, reused.
@@ -49,7 +50,6 @@ final class DisniQueuePair implements QueuePair {
 
     private final DisniDevice device;
     private final RdmaCmId id;
-    private final boolean passive;
     private final IbvSge sge = new IbvSge();
     private final IbvSendWR sendWr = new IbvSendWR();
     private final List<IbvSendWR> sendList = new java.util.ArrayList<>(1);
@@ -68,10 +68,9 @@ final class DisniQueuePair implements QueuePair {
     private volatile QpState state = QpState.INIT;
     private volatile String errorReason;
 
-    DisniQueuePair(DisniDevice device, RdmaCmId id, boolean passive) {
+    DisniQueuePair(DisniDevice device, RdmaCmId id) {
         this.device = device;
         this.id = id;
-        this.passive = passive;
         LinkedList<IbvSge> sges = new LinkedList<>();
         sges.add(sge);
         sendWr.setSg_list(sges);
@@ -206,7 +205,6 @@ final class DisniQueuePair implements QueuePair {
 
     @Override
     public int poll(WorkCompletionHandler handler, int max) {
-        device.pump(passive ? device.passiveChannel() : device.activeChannel());
         int n = 0;
         while (n < max && !synthetic.isEmpty()) {
             Synthetic s = synthetic.poll();
@@ -293,9 +291,6 @@ final class DisniQueuePair implements QueuePair {
 
     @Override
     public QpState state() {
-        if (!passive) {
-            device.pump(device.activeChannel());
-        }
         return state;
     }
 

@@ -75,6 +75,16 @@ public final class EmulatedDevice implements RdmaDevice {
         }
     }
 
+    /** The emulated connection manager acts at once (under the network's lock): no events wait to be handled. */
+    @Override
+    public void pollIncomingEvents() {
+    }
+
+    /** The emulated connection manager acts at once (under the network's lock): no events wait to be handled. */
+    @Override
+    public void pollOutgoingEvents() {
+    }
+
     @Override
     public ConnectionRequest nextConnectionRequest() {
         synchronized (network) {

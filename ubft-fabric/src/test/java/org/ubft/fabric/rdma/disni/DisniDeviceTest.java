@@ -16,19 +16,24 @@ import com.ibm.disni.verbs.RdmaCmEvent.EventType;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import com.ibm.disni.verbs.SVCDeregMr;
 import com.ibm.disni.verbs.SVCPollCq;
 import com.ibm.disni.verbs.SVCPostRecv;
 import com.ibm.disni.verbs.SVCPostSend;
 import com.ibm.disni.verbs.SVCRegMr;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.mockito.ArgumentCaptor;
+import org.ubft.common.NodeId;
 import org.ubft.fabric.FabricException;
 import org.ubft.fabric.rdma.Access;
 import org.ubft.fabric.rdma.ConnectionRequest;
 import org.ubft.fabric.rdma.MemoryRegistration;
 import org.ubft.fabric.rdma.QpState;
 import org.ubft.fabric.rdma.QueuePair;
+import org.ubft.fabric.rdma.RdmaFabric;
+import org.ubft.fabric.rdma.RdmaOptions;
 import org.ubft.fabric.rdma.RdmaUnavailableException;
 import org.ubft.fabric.rdma.WorkCompletionStatus;
 
@@ -47,8 +52,10 @@ import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.ArgumentMatchers.isNull;
+import static org.mockito.Mockito.clearInvocations;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
@@ -162,6 +169,7 @@ class DisniDeviceTest {
         RdmaCmEvent request = event(EventType.RDMA_CM_EVENT_CONNECT_REQUEST, conn);
         RdmaCmEvent established = event(EventType.RDMA_CM_EVENT_ESTABLISHED, conn);
         when(passive.getCmEvent(0)).thenReturn(request, (RdmaCmEvent) null);
+        d.pollIncomingEvents();
         ConnectionRequest r = d.nextConnectionRequest();
         assertNull(r.privateData(), "DiSNI 2.1 shows no private data of a request");
         QueuePair qp = r.createQueuePair(Access.REMOTE_READ);
@@ -177,7 +185,7 @@ class DisniDeviceTest {
         assertEquals(7, param.getValue().getRnr_retry_count());
         assertEquals(QpState.INIT, qp.state());
         when(passive.getCmEvent(0)).thenReturn(established, (RdmaCmEvent) null);
-        qp.poll(this::record, 16);
+        d.pollIncomingEvents();
         assertEquals(QpState.READY, qp.state());
         verify(request).ackEvent();
         verify(established).ackEvent();
@@ -301,12 +309,13 @@ class DisniDeviceTest {
 
         RdmaCmEvent eADDRRESOLVED = event(EventType.RDMA_CM_EVENT_ADDR_RESOLVED, id);
         when(active.getCmEvent(0)).thenReturn(eADDRRESOLVED, (RdmaCmEvent) null);
+        d.pollOutgoingEvents();
         assertEquals(QpState.INIT, qp.state());
         verify(id).resolveRoute(DisniDevice.RESOLVE_TIMEOUT_MS);
 
         RdmaCmEvent eROUTERESOLVED = event(EventType.RDMA_CM_EVENT_ROUTE_RESOLVED, id);
         when(active.getCmEvent(0)).thenReturn(eROUTERESOLVED, (RdmaCmEvent) null);
-        qp.state();
+        d.pollOutgoingEvents();
         verify(verbsQp).postRecv(any(), isNull());
         ArgumentCaptor<RdmaConnParam> param = ArgumentCaptor.forClass(RdmaConnParam.class);
         verify(id).connect(param.capture());
@@ -315,6 +324,7 @@ class DisniDeviceTest {
 
         RdmaCmEvent eREJECTED = event(EventType.RDMA_CM_EVENT_REJECTED, id);
         when(active.getCmEvent(0)).thenReturn(eREJECTED, (RdmaCmEvent) null);
+        d.pollOutgoingEvents();
         assertEquals(QpState.ERROR, qp.state());
         assertTrue(qp.errorReason().contains("rejected"), qp.errorReason());
     }
@@ -327,6 +337,7 @@ class DisniDeviceTest {
         QueuePair qp = d.createQueuePair(THERE);
         RdmaCmEvent eADDRERROR = event(EventType.RDMA_CM_EVENT_ADDR_ERROR, id);
         when(active.getCmEvent(0)).thenReturn(eADDRERROR, (RdmaCmEvent) null);
+        d.pollOutgoingEvents();
         assertEquals(QpState.ERROR, qp.state());
         assertTrue(qp.errorReason().contains("cannot be reached"), qp.errorReason());
     }
@@ -344,7 +355,7 @@ class DisniDeviceTest {
         java.util.Iterator<RdmaCmEvent> flood = events.iterator();
         when(passive.getCmEvent(0)).thenAnswer(inv -> flood.hasNext() ? flood.next() : null);
         for (int i = 0; i < 20; i++) {
-            d.pump(passive);
+            d.pollIncomingEvents();
         }
         assertEquals(DisniDevice.BACKLOG, d.pendingRequests());
         verify(ids.get(DisniDevice.BACKLOG + 4)).destroyId();
@@ -364,5 +375,58 @@ class DisniDeviceTest {
         verify(pd).deallocPd();
         verify(passive).destroyEventChannel();
         verify(active).destroyEventChannel();
+    }
+
+    /** Connection-manager events are read by the device's event handling only, never by a queue pair's poll or state. */
+    @Test
+    void queuePairsReadNoConnectionManagerEventsThemselves() throws IOException {
+        DisniDevice d = device();
+        QueuePair accepted = acceptedQueuePair(d);
+        when(active.createId(RdmaCm.RDMA_PS_TCP)).thenAnswer(inv -> mock(RdmaCmId.class));
+        QueuePair outgoing = d.createQueuePair(THERE);
+        QueuePair another = d.createQueuePair(THERE);
+        clearInvocations(passive, active);
+        for (int i = 0; i < 10; i++) {
+            for (QueuePair qp : List.of(accepted, outgoing, another)) {
+                qp.poll(this::record, 16);
+                qp.state();
+            }
+        }
+        verify(passive, never()).getCmEvent(anyInt());
+        verify(active, never()).getCmEvent(anyInt());
+        d.pollOutgoingEvents();
+        d.pollIncomingEvents();
+        verify(active, times(1)).getCmEvent(0); // no event waiting: one read finds none
+        verify(passive, times(1)).getCmEvent(0);
+    }
+
+    /** The fabric reads its outgoing connections' events once per poll, however many queue pairs it has. */
+    @Test
+    void theFabricReadsOutgoingConnectionEventsOncePerPoll() throws IOException {
+        SVCRegMr registration = mock(SVCRegMr.class);
+        when(pd.regMr(any(ByteBuffer.class), anyInt())).thenReturn(registration);
+        when(registration.execute()).thenReturn(registration);
+        IbvMr mr = mock(IbvMr.class);
+        when(registration.getMr()).thenReturn(mr);
+        SVCDeregMr deregistration = mock(SVCDeregMr.class);
+        when(mr.deregMr()).thenReturn(deregistration);
+        when(deregistration.execute()).thenReturn(deregistration);
+        when(active.createId(RdmaCm.RDMA_PS_TCP)).thenAnswer(inv -> mock(RdmaCmId.class));
+        RdmaOptions options = RdmaOptions.builder(NodeId.replica(0)).listenAddress(HERE).peerResolver(n -> THERE)
+            .build();
+        RdmaFabric fabric = new RdmaFabric(options, device());
+        try {
+            UnsafeBuffer dst = new UnsafeBuffer(new byte[8]);
+            for (int m = 0; m < 3; m++) { // three queue pairs connecting
+                fabric.read(m, NodeId.memnode(m), 1, 0, dst, 0, 8);
+            }
+            clearInvocations(active);
+            for (int i = 0; i < 5; i++) {
+                fabric.poll((id, status) -> { }, 16);
+            }
+            verify(active, times(5)).getCmEvent(0);
+        } finally {
+            fabric.close();
+        }
     }
 }

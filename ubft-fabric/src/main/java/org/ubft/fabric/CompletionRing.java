@@ -1,24 +1,24 @@
-package org.ubft.fabric.shm;
+package org.ubft.fabric;
 
-import org.ubft.fabric.CompletionHandler;
-import org.ubft.fabric.Status;
+import java.util.Arrays;
 
 /**
  * Completions waiting to be polled, in completion order, in a ring sized once to the fabric's outstanding
  * bound (which the fabric enforces before anything is added, so the ring never overflows). No allocation.
+ * Shared by the fabrics that complete operations on their user thread (shm, rdma). Not thread-safe.
  */
-final class CompletionRing {
+public final class CompletionRing {
     private final long[] ids;
     private final Status[] statuses;
     private int head;
     private int size;
 
-    CompletionRing(int capacity) {
+    public CompletionRing(int capacity) {
         ids = new long[capacity];
         statuses = new Status[capacity];
     }
 
-    void add(long workRequestId, Status status) {
+    public void add(long workRequestId, Status status) {
         if (size == ids.length) {
             throw new IllegalStateException("completion ring full: the outstanding bound was not enforced");
         }
@@ -33,7 +33,7 @@ final class CompletionRing {
      *
      * @return false if there was none
      */
-    boolean pollOne(CompletionHandler handler) {
+    public boolean pollOne(CompletionHandler handler) {
         if (size == 0) {
             return false;
         }
@@ -46,12 +46,12 @@ final class CompletionRing {
         return true;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    void clear() {
-        java.util.Arrays.fill(statuses, null);
+    public void clear() {
+        Arrays.fill(statuses, null);
         head = 0;
         size = 0;
     }

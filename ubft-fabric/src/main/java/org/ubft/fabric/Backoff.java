@@ -1,26 +1,29 @@
-package org.ubft.fabric.tcp;
+package org.ubft.fabric;
 
-/** Exponential backoff between connection attempts to one peer: initial, doubled each time, capped. */
-final class Backoff {
+/**
+ * Exponential backoff between connection attempts to one peer: initial, doubled each time, capped. Shared by the
+ * tcp and rdma fabrics. Not thread-safe.
+ */
+public final class Backoff {
     private final long initialNanos;
     private final long maxNanos;
     private long currentNanos;
 
-    Backoff(long initialNanos, long maxNanos) {
+    public Backoff(long initialNanos, long maxNanos) {
         this.initialNanos = initialNanos;
         this.maxNanos = maxNanos;
         this.currentNanos = initialNanos;
     }
 
     /** The delay before the next attempt; the one after will be twice as long, up to the cap. */
-    long next() {
+    public long next() {
         long delay = currentNanos;
         currentNanos = Math.min(maxNanos, currentNanos * 2);
         return delay;
     }
 
     /** Back to the initial delay, after a connection succeeded. */
-    void reset() {
+    public void reset() {
         currentNanos = initialNanos;
     }
 }
