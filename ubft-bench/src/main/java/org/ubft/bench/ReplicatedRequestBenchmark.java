@@ -30,7 +30,6 @@ import org.ubft.memnode.MemoryNode;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.function.UnaryOperator;
 
 /**
  * The CPU one replicated request costs: three {@link ReplicaNode}s (Flip) and a client's links in this JVM, all
@@ -60,6 +59,13 @@ public class ReplicatedRequestBenchmark {
     @Param({"fast", "slow"})
     String path;
 
+    /**
+     * Further settings of the cluster file, {@code key=value} pairs separated by {@code ;} (empty: the defaults), e.g.
+     * {@code -p cluster='consensus.slow.path.us=100000'}.
+     */
+    @Param({""})
+    String cluster = "";
+
     private BenchCluster bench;
     private final MemoryNode[] memnodes = new MemoryNode[N];
     private final ReplicaNode[] replicas = new ReplicaNode[N];
@@ -81,7 +87,7 @@ public class ReplicatedRequestBenchmark {
             default -> throw new IllegalArgumentException("path must be fast or slow, got " + path);
         };
         try {
-            bench = new BenchCluster("replicated-bench", fabric, N, UnaryOperator.identity());
+            bench = new BenchCluster("replicated-bench", fabric, N, b -> settings(b, cluster));
             ClusterConfig cluster = bench.config();
             for (int j = 0; j < N; j++) {
                 memnodes[j] = MemoryNode.start(cluster, j);
@@ -128,6 +134,20 @@ public class ReplicatedRequestBenchmark {
         if (mismatched != 0) {
             throw new IllegalStateException(mismatched + " replies were not the request reversed");
         }
+    }
+
+    static ClusterConfig.Builder settings(ClusterConfig.Builder builder, String pairs) {
+        for (String pair : pairs.split(";")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException("cluster setting '" + pair + "' is not key=value (pairs separated by ;)");
+            }
+            builder.set(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return builder;
     }
 
     /** One request to every replica, until f + 1 replies carry its number; returns the number. */

@@ -72,6 +72,8 @@ public final class ShmFabric implements Fabric {
     private final Int2ObjectHashMap<ShmLocalRegion> regions = new Int2ObjectHashMap<>();
     private final PeerRegionCache peers;
     private final LivenessCache liveness;
+    /** Lock files of the nodes the liveness probe asked about (bounded by {@link LivenessCache#MAX_PEERS}). */
+    private final Int2ObjectHashMap<Path> lockFiles = new Int2ObjectHashMap<>();
     /** Why the last {@link #target} call returned null. */
     private Status denial;
 
@@ -102,8 +104,21 @@ public final class ShmFabric implements Fabric {
         this.completions = new CompletionRing(options.maxOutstanding());
         this.peers = new PeerRegionCache(directory, localNode);
         this.liveness = new LivenessCache(options.livenessCheckNanos(), new SystemNanoClock(),
-            node -> NodeLocks.isHeld(directory.resolve(RegionFileLayout.lockFileName(node))),
+            node -> NodeLocks.isHeld(lockFile(node)),
             peers::evictOwner);
+    }
+
+    /** Node {@code node}'s lock file, resolved once (the liveness probe asks every few milliseconds). */
+    private Path lockFile(int node) {
+        Path path = lockFiles.get(node);
+        if (path == null) {
+            if (lockFiles.size() >= LivenessCache.MAX_PEERS) {
+                lockFiles.clear(); // as the liveness cache forgets
+            }
+            path = directory.resolve(RegionFileLayout.lockFileName(node));
+            lockFiles.put(node, path);
+        }
+        return path;
     }
 
     @Override

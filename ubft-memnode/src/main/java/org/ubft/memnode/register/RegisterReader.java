@@ -171,6 +171,9 @@ public final class RegisterReader {
      * @return how many READs it posted
      */
     public int doWork() {
+        if (freeCount == slotBusy.length) {
+            return 0; // no read pending: the common case, every duty cycle of every replica
+        }
         long now = clock.nanoTime();
         int posted = 0;
         for (int slot = 0; slot < slotBusy.length; slot++) {
