@@ -90,7 +90,8 @@ public final class ClientCommand implements Callable<Integer> {
         }
         LocalCommand.checkPayloadFits(spec.commandLine(), config, cluster.file(), bytes);
         PrintWriter out = spec.commandLine().getOut();
-        ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
+        ClientOptions options = (unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults())
+            .withIdleStrategy(config::newIdleStrategy); // the cluster's, as its replicas
         try (UbftClient client = UbftClient.connect(config, id, options)) {
             ClosedLoop work = orderBook
                 ? new OrderBookWorkload().run(client::invoke, requests, flowOptions, Apps.orderBookConfig(config), id + 1L)

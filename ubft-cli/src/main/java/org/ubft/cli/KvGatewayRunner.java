@@ -28,6 +28,7 @@ public final class KvGatewayRunner {
                          InetSocketAddress listen) {
         ClientOptions client = (unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults())
             .withMaxInFlight(org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT)
+            .withIdleStrategy(cluster::newIdleStrategy)
             .withQueueCapacity(Math.max(1024, 2 * options.maxConnections()));
         List<UbftClient> clients = new ArrayList<>();
         try {

@@ -107,10 +107,11 @@ public final class LocalCommand implements Callable<Integer> {
             description = "Client requests (flip), or register writes and channel round trips (none) (default: ${DEFAULT-VALUE}).")
     private int requests;
 
-    @Option(names = "--warmup", defaultValue = "0", paramLabel = "N",
+    @Option(names = "--warmup", paramLabel = "N",
             description = "flip only: requests sent first and left out of every figure (JIT compilation, connections,"
-                + " first view); the summary counts the measured requests only (default: ${DEFAULT-VALUE}).")
-    private int warmup;
+                + " first view); the summary counts the measured requests only (default: as many as --requests, so"
+                + " that the figures are of warm processes; 0 measures from the start).")
+    private Integer warmup;
 
     @Option(names = "--payload", paramLabel = "BYTES",
             description = "Request size (flip, default 32) or tail-channel message size (none, default 64); orderbook"
@@ -156,7 +157,7 @@ public final class LocalCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--payload does not apply to --app orderbook (its"
                 + " requests have fixed sizes, " + RequestCodec.NEW_ORDER_BYTES + " bytes at most)");
         }
-        if (warmup < 0 || (warmup > 0 && !"flip".equals(app))) {
+        if (warmup != null && (warmup < 0 || (warmup > 0 && !"flip".equals(app)))) {
             throw new ParameterException(spec.commandLine(), "--warmup " + warmup + ": expected a count of 0 or more,"
                 + " with --app flip (the other workloads check every reply against a state the warm-up would change)");
         }
@@ -186,10 +187,12 @@ public final class LocalCommand implements Callable<Integer> {
             List<Integer> replicas = processes.startServers(file, cluster, app, path, unreplicated, data,
                 classpathArgs());
             ClosedLoop work;
-            ClientOptions options = unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults();
+            ClientOptions options = (unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults())
+                .withIdleStrategy(cluster::newIdleStrategy); // the cluster's, as its replicas
             try (UbftClient client = UbftClient.connect(cluster, 0, options)) {
-                if (warmup > 0) {
-                    new FlipWorkload().run(client::invoke, warmup, bytes, 2);
+                int warm = warmup != null ? warmup : custom || orderBook ? 0 : requests;
+                if (warm > 0) {
+                    new FlipWorkload().run(client::invoke, warm, bytes, 2);
                 }
                 work = custom
                     ? new ShadowWorkload().run(client::invoke, requests, bytes,
@@ -250,7 +253,7 @@ public final class LocalCommand implements Callable<Integer> {
                 : "--gateway, the gateway's options (--listen, --max-connections, ...) and " + KvOptions.NAMES
                     + " work with --app kv only");
         }
-        if (outDir != null || warmup != 0 || payload != null) {
+        if (outDir != null || (warmup != null && warmup != 0) || payload != null) {
             throw new ParameterException(spec.commandLine(), "--out, --warmup and --payload do not apply to --app kv"
                 + " (it runs no workload of its own: measure with redis-benchmark against the gateway)");
         }

@@ -107,7 +107,7 @@ final class LiveCluster implements AutoCloseable {
     /** The client options of this cluster's mode, with the most requests in flight a client link allows. */
     ClientOptions clientOptions() {
         return (unreplicated() ? ClientOptions.unreplicated() : ClientOptions.defaults())
-            .withMaxInFlight(ClientWire.MAX_IN_FLIGHT);
+            .withMaxInFlight(ClientWire.MAX_IN_FLIGHT).withIdleStrategy(config::newIdleStrategy);
     }
 
     /** Connects client {@code id}; {@link #close} closes it. */

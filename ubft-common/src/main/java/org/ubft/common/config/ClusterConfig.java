@@ -234,6 +234,7 @@ public final class ClusterConfig {
         return TimeUnit.MICROSECONDS.toNanos(tcpLazyConfirmMicros);
     }
 
+    /** {@code idle.strategy} as it applies to this cluster's fabric ({@code auto} resolved, {@link IdleStrategies#resolve}). */
     public String idleStrategy() {
         return idleStrategy;
     }

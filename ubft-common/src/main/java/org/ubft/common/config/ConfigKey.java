@@ -70,8 +70,9 @@ public enum ConfigKey {
             "rdma: the GID index each endpoint's address must have on that port (RoCE); -1 = any"),
     FABRIC_RDMA_STAGING_BYTES("fabric.rdma.staging.bytes", Kind.INT, "16777216", 1_048_576, 1_073_741_824, List.of(),
             "rdma: registered memory per process for the bytes of operations in flight"),
-    IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "backoff", 0, 0, IdleStrategies.NAMES,
-            "what an agent does when it finds no work (busy-spin only on dedicated cores)"),
+    IDLE_STRATEGY("idle.strategy", Kind.CHOICE, "auto", 0, 0, IdleStrategies.NAMES,
+            "what an agent does when it finds no work: auto = yielding on shm and rdma, backoff on tcp "
+            + "(busy-spin only on dedicated cores)"),
     KEYS_DIR("keys.dir", Kind.PATH, "keys/<cluster.name>", 0, 0, List.of(),
             "directory of the key pairs of the cluster's nodes");
 

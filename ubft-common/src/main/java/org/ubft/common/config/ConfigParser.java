@@ -81,7 +81,7 @@ final class ConfigParser {
         }
         RdmaSettings rdma = new RdmaSettings(device(ConfigKey.FABRIC_RDMA_DEVICE), integer(ConfigKey.FABRIC_RDMA_PORT),
                 integer(ConfigKey.FABRIC_RDMA_GID_INDEX), integer(ConfigKey.FABRIC_RDMA_STAGING_BYTES));
-        String idle = choice(ConfigKey.IDLE_STRATEGY);
+        String idle = IdleStrategies.resolve(choice(ConfigKey.IDLE_STRATEGY), fabric);
         Path keysDir = path(ConfigKey.KEYS_DIR, name);
         checkCount(EndpointRole.REPLICA, ConfigKey.F, f);
         checkCount(EndpointRole.MEMNODE, ConfigKey.FM, fm);

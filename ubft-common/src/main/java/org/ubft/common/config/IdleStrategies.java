@@ -19,10 +19,13 @@ import java.util.List;
  *   <li>{@code yielding}: {@link Thread#yield()}; one core per agent, shared politely.</li>
  *   <li>{@code busy-spin}: never gives the core back; for agents pinned to dedicated cores.</li>
  * </ul>
+ * and {@code auto}, the default, which {@link #resolve} turns into one of them for the cluster's fabric.
  */
 public final class IdleStrategies {
     /** Every name {@link #of(String)} accepts, the default first. */
-    public static final List<String> NAMES = List.of("backoff", "sleeping", "yielding", "busy-spin");
+    public static final List<String> NAMES = List.of("auto", "backoff", "sleeping", "yielding", "busy-spin");
+    /** The default: {@link #resolve} picks by fabric. */
+    public static final String AUTO = "auto";
 
     /** Spins of {@code backoff} before it yields. */
     public static final long BACKOFF_MAX_SPINS = 10;
@@ -36,6 +39,23 @@ public final class IdleStrategies {
     public static final long SLEEPING_PERIOD_MS = 1;
 
     private IdleStrategies() {
+    }
+
+    /**
+     * What {@code name} means on {@code fabric}: {@code name} itself, or for {@code auto} the strategy measured best
+     * there (docs/performance.md, "Idle strategies"). On {@code shm} and {@code rdma} a message arrives as a write
+     * into memory that nothing signals, so an agent finds it only when it polls: {@code yielding}, which polls
+     * continually and still hands the core to any other runnable thread at once (on a 2-vCPU host with seven
+     * processes it halved the fast path's p50 against {@code backoff}, which parks up to half a millisecond). On
+     * {@code tcp} the agent waits on its sockets and the kernel wakes it when bytes arrive: {@code backoff}. The rule
+     * does not depend on the number of cores: {@code yielding} gives way when cores are short and costs a system call
+     * per empty poll when they are not.
+     */
+    public static String resolve(String name, FabricType fabric) {
+        if (!AUTO.equals(name)) {
+            return name;
+        }
+        return fabric == FabricType.TCP ? "backoff" : "yielding";
     }
 
     /**
@@ -54,6 +74,9 @@ public final class IdleStrategies {
                 return YieldingIdleStrategy.INSTANCE;
             case "busy-spin":
                 return BusySpinIdleStrategy.INSTANCE;
+            case AUTO:
+                throw new IllegalArgumentException("idle strategy 'auto' depends on the fabric: resolve it first"
+                        + " (IdleStrategies.resolve)");
             default:
                 throw new IllegalArgumentException(
                         "unknown idle strategy '" + name + "': expected one of " + String.join(", ", NAMES));

@@ -56,7 +56,7 @@ class ClusterConfigErrorsTest {
         "fabric.max.outstanding, 1.5, 'an integer from 1 to 1048576'",
         "fabric.tcp.lazy.confirm.us, -1, 'an integer from 0 to 1000000'",
         "fabric, infiniband, 'one of shm, tcp, rdma'",
-        "idle.strategy, spin, 'one of backoff, sleeping, yielding, busy-spin'",
+        "idle.strategy, spin, 'one of auto, backoff, sleeping, yielding, busy-spin'",
         "cluster.name, My_Cluster, '1 to 64 lower-case letters, digits and ''-'', like my-cluster'",
     })
     void badValueNamesKeyValueAndExpectation(String key, String value, String expected) {

@@ -56,7 +56,7 @@ class ClusterConfigLoadTest {
         assertEquals(1000, c.fabricOpTimeoutMillis());
         assertEquals(4096, c.fabricMaxOutstanding());
         assertEquals(5_000_000L, c.tcpLazyConfirmNanos());
-        assertEquals("backoff", c.idleStrategy());
+        assertEquals("yielding", c.idleStrategy(), "auto, on the default fabric (shm)");
         assertEquals(dir.resolve("keys/test"), c.keysDir(), "relative to the directory holding conf/");
     }
 

@@ -24,9 +24,38 @@ class IdleStrategiesTest {
     @Test
     void everyAcceptedConfigValueIsKnown() {
         for (String name : IdleStrategies.NAMES) {
-            IdleStrategies.of(name);
+            for (FabricType fabric : FabricType.values()) {
+                IdleStrategies.of(IdleStrategies.resolve(name, fabric));
+            }
         }
         assertEquals(ConfigKey.IDLE_STRATEGY.defaultTemplate(), IdleStrategies.NAMES.get(0));
+    }
+
+    /** By measurement (docs/performance.md, "Idle strategies"): polled memory yields, sockets wait. */
+    @Test
+    void autoYieldsOnPolledMemoryAndWaitsOnSockets() {
+        assertEquals("auto", ConfigKey.IDLE_STRATEGY.defaultTemplate());
+        assertEquals("yielding", IdleStrategies.resolve("auto", FabricType.SHM));
+        assertEquals("yielding", IdleStrategies.resolve("auto", FabricType.RDMA));
+        assertEquals("backoff", IdleStrategies.resolve("auto", FabricType.TCP));
+        for (FabricType fabric : FabricType.values()) {
+            assertEquals("sleeping", IdleStrategies.resolve("sleeping", fabric), "an explicit setting wins");
+        }
+        assertThrows(IllegalArgumentException.class, () -> IdleStrategies.of("auto"));
+    }
+
+    @Test
+    void aClusterFileWithoutTheKeyGetsItsFabricsStrategyAndAnExplicitOneWins() {
+        ClusterConfig shm = ClusterConfig.builder().clusterName("a").fabric(FabricType.SHM)
+            .shmDir(java.nio.file.Path.of("/tmp/x")).endpointsOn("127.0.0.1", 17000).build();
+        assertEquals("yielding", shm.idleStrategy());
+        assertInstanceOf(YieldingIdleStrategy.class, shm.newIdleStrategy());
+        ClusterConfig tcp = ClusterConfig.builder().clusterName("a").fabric(FabricType.TCP)
+            .endpointsOn("127.0.0.1", 17000).build();
+        assertEquals("backoff", tcp.idleStrategy());
+        ClusterConfig explicit = ClusterConfig.builder().clusterName("a").fabric(FabricType.SHM)
+            .shmDir(java.nio.file.Path.of("/tmp/x")).endpointsOn("127.0.0.1", 17000).idleStrategy("backoff").build();
+        assertEquals("backoff", explicit.idleStrategy());
     }
 
     @Test
@@ -46,6 +75,7 @@ class IdleStrategiesTest {
     @Test
     void unknownNameListsTheValidOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> IdleStrategies.of("spin"));
-        assertEquals("unknown idle strategy 'spin': expected one of backoff, sleeping, yielding, busy-spin", e.getMessage());
+        assertEquals("unknown idle strategy 'spin': expected one of auto, backoff, sleeping, yielding, busy-spin",
+            e.getMessage());
     }
 }
