@@ -67,12 +67,12 @@ class LocalCommandTest {
 
     /**
      * On CTBcast's slow path every message is delivered by its SIGNED: each replica checks its peers' signatures on
-     * the signature workers ({@code consensus.signature.workers}, one by default), each peer in its own queue, not on
-     * its agent thread.
+     * the signature workers ({@code consensus.signature.workers}, here one: {@code auto} starts none on a host of
+     * fewer than 4 cores), each peer in its own queue, not on its agent thread.
      */
     @Test
     void onTheSlowPathCtbcastSignaturesAreCheckedOnTheWorkers() {
-        Path file = TestClusters.write("shm", 100);
+        Path file = TestClusters.write("shm", 100, java.util.Map.of("consensus.signature.workers", "1"));
         CommandRun run = CommandRun.of("local", "--config", file.toString(), "--requests", "100", "--payload", "32",
             "--path", "slow");
         assertEquals(0, run.exitCode, run.toString());

@@ -36,9 +36,10 @@ public enum ConfigKey {
             "replicated time: a follower endorses a new batch only if the leader's timestamp is at most this many "
             + "milliseconds ahead of its own clock (and not before the time executed); correct replicas' clocks must "
             + "differ by less"),
-    CONSENSUS_SIGNATURE_WORKERS("consensus.signature.workers", Kind.INT, "1", 0, 16, List.of(),
-            "threads of a replica that check its peers' CERTIFY, CERTIFY_CHECKPOINT, CRTFY_VC and CERTIFY_SUMMARY "
-            + "signatures off its agent thread, one bounded queue per peer (0 = on the agent thread)"),
+    CONSENSUS_SIGNATURE_WORKERS("consensus.signature.workers", Kind.INT, "auto", 0, 16, List.of("auto"),
+            "threads of a replica that check its peers' and clients' signatures off its agent thread, one bounded "
+            + "queue per peer (0 = on the agent thread; auto = 1 on a host of at least "
+            + ConsensusSettings.WORKER_HOST_CORES + " cores, else 0)"),
     DURABILITY_FSYNC("durability.fsync", Kind.CHOICE, "false", 0, 0, List.of("false", "true"),
             "true = a replica forces each executed slot's record, each checkpoint and each record of its stream log to "
             + "the device before going on (survives power loss; a device flush per slot and per CTBcast message); "
@@ -132,7 +133,8 @@ public enum ConfigKey {
             case NAME:
                 return "1 to 64 lower-case letters, digits and '-', like my-cluster";
             case INT:
-                return "an integer from " + min + " to " + max;
+                return (choices.isEmpty() ? "" : String.join(" or ", choices) + " or ") + "an integer from " + min
+                    + " to " + max;
             case CHOICE:
                 return "one of " + String.join(", ", choices);
             case PATH:

@@ -61,7 +61,9 @@ final class ConfigParser {
         ConsensusSettings consensus = new ConsensusSettings(integer(ConfigKey.CONSENSUS_BATCH),
                 integer(ConfigKey.CONSENSUS_PIPELINE), integer(ConfigKey.CONSENSUS_SLOW_PATH_US),
                 integer(ConfigKey.CONSENSUS_REQUEST_TIMEOUT_MS), integer(ConfigKey.CONSENSUS_VIEW_CHANGE_TIMEOUT_MS),
-                integer(ConfigKey.CONSENSUS_SIGNATURE_WORKERS), integer(ConfigKey.CONSENSUS_TIME_BOUND_MS));
+                autoOrInteger(ConfigKey.CONSENSUS_SIGNATURE_WORKERS,
+                    ConsensusSettings.autoSignatureWorkers(Runtime.getRuntime().availableProcessors())),
+                integer(ConfigKey.CONSENSUS_TIME_BOUND_MS));
         int valueBytes = integer(ConfigKey.REGISTER_VALUE_BYTES);
         int deltaUs = integer(ConfigKey.REGISTER_DELTA_US);
         int maxMessage = integer(ConfigKey.CHANNEL_MAX_MESSAGE_BYTES);
@@ -165,7 +167,11 @@ final class ConfigParser {
         return -1;
     }
 
-    /** The value of a choice key, or {@code null} (problem noted) if it is not valid. */
+    /** An integer key that also accepts {@code auto}, which stands for {@code auto} (this host's value). */
+    private int autoOrInteger(ConfigKey key, int auto) {
+        return "auto".equals(raw(key, null)) ? auto : integer(key);
+    }
+
     /** An RDMA device name, or {@code null} (problem noted). */
     private String device(ConfigKey key) {
         String value = raw(key, null);

@@ -8,10 +8,25 @@ package org.ubft.common.config;
  * @param slowPathMicros         {@code consensus.slow.path.us}: fast-path patience per slot
  * @param requestTimeoutMillis   {@code consensus.request.timeout.ms}: leader suspicion for a request not executed
  * @param viewChangeTimeoutMillis {@code consensus.view.change.timeout.ms}: patience for a NEW_VIEW (doubling)
- * @param signatureWorkers       {@code consensus.signature.workers}: threads checking peers' signatures (0: none)
+ * @param signatureWorkers       {@code consensus.signature.workers}: threads checking peers' signatures (0: none;
+ *                               {@code auto} resolved on this host, {@link #autoSignatureWorkers})
  * @param timeBoundMillis        {@code consensus.time.bound.ms}: how far ahead of a follower's clock a batch's
  *                               replicated time may be
  */
 public record ConsensusSettings(int batch, int pipeline, int slowPathMicros, int requestTimeoutMillis,
                                 int viewChangeTimeoutMillis, int signatureWorkers, int timeBoundMillis) {
+    /** The fewest cores on which {@code consensus.signature.workers = auto} starts a worker. */
+    public static final int WORKER_HOST_CORES = 4;
+
+    /**
+     * What {@code consensus.signature.workers = auto} means on a host of {@code cores} cores: one worker where it
+     * can run beside the agent thread, none where it cannot. Measured (docs/performance.md, "Signature workers"): on
+     * 2 vCPUs shared by a whole local cluster a worker per replica made the slow path's p50 40% longer and its
+     * throughput 30% lower (another thread on two busy cores, two hand-offs per slot), and the checks stay within
+     * each peer's verification budget on the agent thread; with cores to spare the worker keeps a flooding peer's
+     * checks off the agent thread (docs/byzantine.md).
+     */
+    public static int autoSignatureWorkers(int cores) {
+        return cores >= WORKER_HOST_CORES ? 1 : 0;
+    }
 }
