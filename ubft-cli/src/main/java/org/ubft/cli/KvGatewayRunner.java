@@ -4,6 +4,7 @@ import org.ubft.apps.kv.gateway.ClientBackend;
 import org.ubft.apps.kv.gateway.Gateway;
 import org.ubft.apps.kv.gateway.GatewayOptions;
 import org.ubft.common.config.ClusterConfig;
+import org.ubft.common.config.IdleStrategies;
 import org.ubft.consensus.client.ClientOptions;
 import org.ubft.consensus.client.UbftClient;
 import org.ubft.consensus.replica.ReplicaConfig;
@@ -28,7 +29,8 @@ public final class KvGatewayRunner {
                          InetSocketAddress listen) {
         ClientOptions client = (unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults())
             .withMaxInFlight(org.ubft.consensus.wire.ClientWire.MAX_IN_FLIGHT)
-            .withIdleStrategy(cluster::newIdleStrategy)
+            // one client: idle as the cluster's processes do; several: each has its own thread, so they back off
+            .withIdleStrategy(ids.size() == 1 ? cluster::newIdleStrategy : () -> IdleStrategies.of("backoff"))
             .withQueueCapacity(Math.max(1024, 2 * options.maxConnections()));
         List<UbftClient> clients = new ArrayList<>();
         try {

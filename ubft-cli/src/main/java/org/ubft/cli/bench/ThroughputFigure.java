@@ -50,7 +50,7 @@ final class ThroughputFigure implements Figure {
             try (LiveCluster cluster = LiveCluster.start(env, file, Apps.FLIP, LiveCluster.FAST, List.of())) {
                 List<UbftClient> all = new ArrayList<>();
                 for (int i = 0; i < clients; i++) {
-                    all.add(cluster.client(i));
+                    all.add(cluster.oneOfManyClients(i));
                 }
                 Sessions.closed(all, clients, PAYLOAD, warmup);
                 double peak = 0;

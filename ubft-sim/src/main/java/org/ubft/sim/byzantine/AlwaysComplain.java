@@ -4,7 +4,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.consensus.wire.ConsensusWire;
-import org.ubft.common.NodeId;
 import org.ubft.sim.Omniscience;
 import org.ubft.sim.SlotContext;
 
@@ -34,18 +33,9 @@ public final class AlwaysComplain extends ByzantineBehaviour {
 
     @Override
     public void attach(ReplicaNode node, SlotContext slot) {
-        schedule(slot, Math.max(0, from - slot.now()));
+        Periodic.every(slot, from, period, this::complain);
     }
 
-    private void schedule(SlotContext slot, long delay) {
-        slot.network().schedule(delay, () -> {
-            if (!slot.network().isUp(NodeId.replica(slot.replica()))) {
-                return; // this incarnation crashed: a restart attaches again
-            }
-            complain(slot);
-            schedule(slot, period);
-        });
-    }
 
     private void complain(SlotContext slot) {
         Omniscience o = slot.omniscience();

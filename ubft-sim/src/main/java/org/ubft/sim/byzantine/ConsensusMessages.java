@@ -102,6 +102,27 @@ final class ConsensusMessages {
         return new byte[BATCH_HEADER];
     }
 
+    /**
+     * ⟨COMMIT, v, s, ⊥, shares⟩ with room for {@code shares} shares, their signers and signatures zero: the caller
+     * writes share i at {@link #commitShare}(i) (a signer as a short, then the signature).
+     */
+    static UnsafeBuffer emptyCommit(long v, long s, int shares) {
+        byte[] batch = emptyBatch();
+        UnsafeBuffer m = new UnsafeBuffer(new byte[BATCH + batch.length + 1 + shares * ConsensusWire.SHARE_BYTES]);
+        m.putByte(0, (byte) ConsensusWire.COMMIT);
+        m.putLong(VIEW, v, ORDER);
+        m.putLong(SLOT, s, ORDER);
+        m.putInt(BATCH_LENGTH, batch.length, ORDER);
+        m.putBytes(BATCH, batch);
+        m.putByte(BATCH + batch.length, (byte) shares);
+        return m;
+    }
+
+    /** Where share i of an {@link #emptyCommit} starts. */
+    static int commitShare(int i) {
+        return BATCH + BATCH_HEADER + 1 + i * ConsensusWire.SHARE_BYTES;
+    }
+
     /** The replicated time a batch carries. */
     static long batchTime(byte[] batch) {
         return new UnsafeBuffer(batch).getLong(BATCH_TIME, ORDER);

@@ -146,22 +146,13 @@ public final class Forger extends ByzantineBehaviour {
 
             /** ⟨COMMIT, v, s, ⊥, shares⟩ with {@code shares} shares of signers 0, 1, ..: random bytes or none valid. */
             private byte[] commit(long v, long s, int shares, boolean random) {
-                byte[] batch = ConsensusMessages.emptyBatch();
-                UnsafeBuffer m = new UnsafeBuffer(new byte[ConsensusMessages.BATCH + batch.length + 1
-                    + shares * ConsensusWire.SHARE_BYTES]);
-                m.putByte(0, (byte) ConsensusWire.COMMIT);
-                m.putLong(ConsensusMessages.VIEW, v, ConsensusMessages.ORDER);
-                m.putLong(ConsensusMessages.SLOT, s, ConsensusMessages.ORDER);
-                m.putInt(ConsensusMessages.BATCH_LENGTH, batch.length, ConsensusMessages.ORDER);
-                m.putBytes(ConsensusMessages.BATCH, batch);
-                int at = ConsensusMessages.BATCH + batch.length;
-                m.putByte(at++, (byte) shares);
+                UnsafeBuffer m = ConsensusMessages.emptyCommit(v, s, shares);
                 for (int i = 0; i < shares; i++) {
+                    int at = ConsensusMessages.commitShare(i);
                     m.putShort(at, (short) i, ConsensusMessages.ORDER);
                     if (random) {
                         m.putBytes(at + 2, randomBytes(ConsensusWire.SIGNATURE_BYTES));
                     }
-                    at += ConsensusWire.SHARE_BYTES;
                 }
                 return m.byteArray();
             }

@@ -2,7 +2,6 @@ package org.ubft.sim.byzantine;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ubft.common.NodeId;
 import org.ubft.consensus.replica.Replica;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.consensus.runtime.ReplicaNode;
@@ -124,18 +123,9 @@ public final class OversizedMessages extends ByzantineBehaviour {
             }
             sink.send(to, streamId, flags, index, src, off, len);
         });
-        schedule(slot, Math.max(0, from - slot.now()));
+        Periodic.every(slot, from, period, this::salvo);
     }
 
-    private void schedule(SlotContext slot, long delay) {
-        slot.network().schedule(delay, () -> {
-            if (!slot.network().isUp(NodeId.replica(slot.replica()))) {
-                return; // this incarnation crashed: a restart attaches again
-            }
-            salvo(slot);
-            schedule(slot, period);
-        });
-    }
 
     private void salvo(SlotContext slot) {
         int target = targets[(int) (salvos++ % targets.length)];
@@ -203,22 +193,13 @@ public final class OversizedMessages extends ByzantineBehaviour {
         long view = Math.max(0, o.view(me));
         long s = checkpoint + window - 1 - slot.random().nextInt(Math.min(4, window));
         int shares = slot.cluster().f() + 1;
-        byte[] batch = ConsensusMessages.emptyBatch();
-        UnsafeBuffer m = new UnsafeBuffer(new byte[ConsensusMessages.BATCH + batch.length + 1
-            + shares * ConsensusWire.SHARE_BYTES]);
-        m.putByte(0, (byte) ConsensusWire.COMMIT);
-        m.putLong(ConsensusMessages.VIEW, view, ConsensusMessages.ORDER);
-        m.putLong(ConsensusMessages.SLOT, s, ConsensusMessages.ORDER);
-        m.putInt(ConsensusMessages.BATCH_LENGTH, batch.length, ConsensusMessages.ORDER);
-        m.putBytes(ConsensusMessages.BATCH, batch);
-        int at = ConsensusMessages.BATCH + batch.length;
-        m.putByte(at++, (byte) shares);
+        UnsafeBuffer m = ConsensusMessages.emptyCommit(view, s, shares);
         for (int i = 0; i < shares; i++) {
+            int at = ConsensusMessages.commitShare(i);
             m.putShort(at, (short) ((me + 1 + i) % slot.cluster().n()), ConsensusMessages.ORDER);
             byte[] sig = new byte[ConsensusWire.SIGNATURE_BYTES];
             slot.random().nextBytes(sig);
             m.putBytes(at + 2, sig);
-            at += ConsensusWire.SHARE_BYTES;
         }
         return m.byteArray();
     }

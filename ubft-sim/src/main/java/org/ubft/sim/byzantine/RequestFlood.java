@@ -2,7 +2,6 @@ package org.ubft.sim.byzantine;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ubft.common.NodeId;
 import org.ubft.common.crypto.Fingerprints;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.consensus.runtime.ReplicaNode;
@@ -85,18 +84,9 @@ public final class RequestFlood extends ByzantineBehaviour {
     @Override
     public void attach(ReplicaNode node, SlotContext slot) {
         window = slot.cluster().consensusWindow();
-        schedule(slot, Math.max(0, from - slot.now()));
+        Periodic.every(slot, from, period, this::burst);
     }
 
-    private void schedule(SlotContext slot, long delay) {
-        slot.network().schedule(delay, () -> {
-            if (!slot.network().isUp(NodeId.replica(slot.replica()))) {
-                return; // this incarnation crashed: a restart attaches again
-            }
-            burst(slot);
-            schedule(slot, period);
-        });
-    }
 
     private void burst(SlotContext slot) {
         Omniscience o = slot.omniscience();

@@ -2,7 +2,6 @@ package org.ubft.sim.byzantine;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ubft.common.NodeId;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.consensus.wire.ConsensusWire;
@@ -66,20 +65,13 @@ public final class SignatureFlood extends ByzantineBehaviour {
 
     @Override
     public void attach(ReplicaNode node, SlotContext slot) {
-        schedule(slot, Math.max(0, from - slot.now()));
-    }
-
-    private void schedule(SlotContext slot, long delay) {
-        slot.network().schedule(delay, () -> {
-            if (!slot.network().isUp(NodeId.replica(slot.replica()))) {
-                return; // this incarnation crashed: a restart attaches again
-            }
+        Periodic.every(slot, from, period, s -> {
             if (flooding) {
-                burst(slot);
+                burst(s);
             }
-            schedule(slot, period);
         });
     }
+
 
     private void burst(SlotContext slot) {
         Omniscience o = slot.omniscience();
