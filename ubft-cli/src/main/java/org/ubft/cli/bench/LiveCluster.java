@@ -126,6 +126,13 @@ final class LiveCluster implements AutoCloseable {
         return connect(id, clientOptions());
     }
 
+    /** Closes {@code client}, one this cluster connected, before the cluster stops. */
+    void release(UbftClient client) {
+        if (clients.remove(client)) {
+            client.close();
+        }
+    }
+
     private UbftClient connect(int id, ClientOptions options) {
         UbftClient c = UbftClient.connect(config, id, options);
         clients.add(c);
