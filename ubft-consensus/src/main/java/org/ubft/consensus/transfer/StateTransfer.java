@@ -172,8 +172,10 @@ public final class StateTransfer {
     // ---------------------------------------------------------------- serving
 
     /**
-     * The replica's latest certified checkpoint: serve it (compressed here, once). The previous one is kept too;
-     * older ones are forgotten. Offering a checkpoint already kept, or older than both kept ones, does nothing.
+     * The replica's latest certified checkpoint: serve it (compressed here, once, at the first request for it). The
+     * previous one is kept too; older ones are forgotten. Offering a checkpoint already kept, or older than both kept
+     * ones, does nothing. {@code state} is kept as given, so the caller must never change it afterwards (the replica's
+     * states are fresh arrays: {@code Executor.encodeState}, a fetched state's copy, a restored file's).
      *
      * @throws IllegalArgumentException if {@code state} is larger than {@code maxStateBytes}
      */
