@@ -7,10 +7,12 @@ import org.junit.jupiter.api.Timeout;
 import org.ubft.common.Checksums;
 import org.ubft.fabric.Fabric;
 import org.ubft.fabric.FabricTestbed;
+import org.ubft.fabric.Status;
 
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -356,6 +358,31 @@ public abstract class TailChannelContractTest {
      * returning from poll, delivers in strictly increasing order, and delivers only well-formed images
      * the sender wrote, for the index they name.
      */
+    /**
+     * Waits until a write of the sender reaches the ring (a zero incarnation word at slot 0: nothing to deliver), so
+     * that the scenario's writes are not spent while a fabric still connects (rdma's handshake runs on a thread of its
+     * own and, on a loaded host, outlasted the whole scenario).
+     */
+    private static final long FIRST_WRITE = 1L << 40;
+
+    private static void connect(FabricTestbed testbed, Fabric senderFabric, UnsafeBuffer zero) {
+        zero.setMemory(0, 8, (byte) 0);
+        boolean[] done = {false};
+        senderFabric.write(FIRST_WRITE, ChannelHarness.RECEIVER, ChannelHarness.REGION, TailChannelLayout.INCARNATION_OFFSET,
+            zero, 0, 8);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!done[0]) {
+            senderFabric.poll((id, status) -> {
+                if (id == FIRST_WRITE) {
+                    assertEquals(Status.SUCCESS, status, "the sender's first write");
+                    done[0] = true;
+                }
+            }, 64);
+            testbed.progress();
+            assertTrue(System.nanoTime() < deadline, "the sender's first write did not complete within 30 s");
+        }
+    }
+
     protected void byzantineSender(FabricTestbed testbed, long seed) {
         TailChannelLayout layout = new TailChannelLayout(T, MAX);
         Random random = new Random(seed);
@@ -382,6 +409,7 @@ public abstract class TailChannelContractTest {
             };
             UnsafeBuffer image = new UnsafeBuffer(new byte[layout.slotBytes() * 2]);
             UnsafeBuffer payload = new UnsafeBuffer(new byte[MAX]);
+            connect(testbed, senderFabric, image);
             int ringBytes = layout.ringBytes();
             int rounds = messages() * 2;
             for (int r = 0; r < rounds; r++) {
