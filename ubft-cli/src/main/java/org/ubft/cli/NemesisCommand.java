@@ -106,6 +106,11 @@ public final class NemesisCommand implements Callable<Integer> {
                 + " (default: ${DEFAULT-VALUE}).")
     private double clusterRestartShare;
 
+    @Option(names = "--no-faults",
+            description = "Inject no fault: the same clients and checks on a healthy cluster, which must not change"
+                + " view either (a replica that leaves view 0 fails the run: a spurious view change under load).")
+    private boolean noFaults;
+
     @Option(names = "--kv-keys", defaultValue = "8", paramLabel = "N",
             description = "kv: keys the clients read and write (default: ${DEFAULT-VALUE}).")
     private int kvKeys;
@@ -154,7 +159,8 @@ public final class NemesisCommand implements Callable<Integer> {
         }
         long failed = reports.stream().filter(r -> !r.ok()).count();
         double minutes = reports.stream().mapToLong(NemesisReport::faultPhaseNanos).sum() / 60e9;
-        out.printf("nemesis: %d runs, %.1f minutes of faults, %d failed%s%n", reports.size(), minutes, failed,
+        out.printf("nemesis: %d runs, %.1f minutes %s, %d failed%s%n", reports.size(), minutes,
+            noFaults ? "without faults" : "of faults", failed,
             failed == 0 ? "" : " (seeds " + reports.stream().filter(r -> !r.ok()).map(r -> Long.toString(r.seed()))
                 .toList() + "; each run's log and data are kept in " + work + ")");
         out.flush();
@@ -175,8 +181,9 @@ public final class NemesisCommand implements Callable<Integer> {
             NemesisPlan plan = plan(cluster, n, s);
             NemesisPlan.Dirs dirs = NemesisPlan.Dirs.in(dir);
             deleteData(dirs.data());
-            out.printf("ubft nemesis: seed %d, app %s, %d clients, %d s of faults, cluster %s%n", s, app, n,
-                durationSeconds, file);
+            createDirectory(dir); // with -c FILE nothing else creates it
+            out.printf("ubft nemesis: seed %d, app %s, %d clients, %d s %s, cluster %s%n", s, app, n,
+                durationSeconds, noFaults ? "without faults" : "of faults", file);
             out.flush();
             NemesisReport report;
             try (PrintWriter log = new PrintWriter(Files.newBufferedWriter(dirs.log(), StandardCharsets.UTF_8))) {
@@ -193,15 +200,15 @@ public final class NemesisCommand implements Callable<Integer> {
     }
 
     private NemesisPlan plan(ClusterConfig cluster, int n, long runSeed) {
-        int maxReplicas = maxFaultyReplicas != null ? maxFaultyReplicas : cluster.f();
-        int maxMemnodes = maxFaultyMemnodes != null ? maxFaultyMemnodes : cluster.fm();
+        int maxReplicas = noFaults ? 0 : maxFaultyReplicas != null ? maxFaultyReplicas : cluster.f();
+        int maxMemnodes = noFaults ? 0 : maxFaultyMemnodes != null ? maxFaultyMemnodes : cluster.fm();
         if (maxReplicas > cluster.n() || maxMemnodes > cluster.memnodeCount()) {
             throw new ParameterException(spec.commandLine(), "--max-faulty-replicas " + maxReplicas
                 + " / --max-faulty-memnodes " + maxMemnodes + ": the cluster has " + cluster.n() + " replicas and "
                 + cluster.memnodeCount() + " memory nodes");
         }
         FaultSchedule.Options schedule = new FaultSchedule.Options(cluster.n(), cluster.memnodeCount(), maxReplicas,
-            maxMemnodes, minGapMillis, maxGapMillis, clusterRestartShare);
+            maxMemnodes, minGapMillis, maxGapMillis, noFaults ? 0 : clusterRestartShare);
         List<String> replicaArgs = new ArrayList<>(List.of("--app", app));
         if (classpath != null) {
             replicaArgs.addAll(List.of("--classpath", classpath.toAbsolutePath().toString()));
@@ -217,7 +224,7 @@ public final class NemesisCommand implements Callable<Integer> {
         }
         return new NemesisPlan(app, replicaArgs, requests, shadow, n, Duration.ofSeconds(durationSeconds),
             Duration.ofSeconds(stallBoundSeconds), schedule, cluster.f(), cluster.fm(), kvKeys, maxHistoryOps,
-            postHealReplies);
+            postHealReplies, noFaults);
     }
 
     private static Supplier<byte[]> randomBytes(long seed, int payload) {
@@ -242,11 +249,20 @@ public final class NemesisCommand implements Callable<Integer> {
                 + " --kv-keys, --post-heal-replies and --payload of at least 1, --max-history-ops of at least 100,"
                 + " 0 <= --min-gap-ms <= --max-gap-ms and --cluster-restart-share between 0 and 1");
         }
+        if (noFaults && (maxFaultyReplicas != null || maxFaultyMemnodes != null
+            || spec.commandLine().getParseResult().hasMatchedOption("--cluster-restart-share"))) {
+            throw new ParameterException(spec.commandLine(), "--no-faults injects no fault: drop --max-faulty-replicas,"
+                + " --max-faulty-memnodes and --cluster-restart-share");
+        }
+        if (noFaults) {
+            return;
+        }
         if ((maxFaultyReplicas != null && maxFaultyReplicas < 0) || (maxFaultyMemnodes != null && maxFaultyMemnodes < 0)
             || (Integer.valueOf(0).equals(maxFaultyReplicas) && Integer.valueOf(0).equals(maxFaultyMemnodes)
                 && clusterRestartShare == 0)) {
             throw new ParameterException(spec.commandLine(), "--max-faulty-replicas and --max-faulty-memnodes must not"
-                + " be negative, and with both 0 and --cluster-restart-share 0 there is no fault to inject");
+                + " be negative, and with both 0 and --cluster-restart-share 0 there is no fault to inject (for a run"
+                + " without faults, say --no-faults)");
         }
     }
 
@@ -267,6 +283,15 @@ public final class NemesisCommand implements Callable<Integer> {
 
     private static void deleteData(Path data) {
         org.agrona.IoUtil.delete(data.toFile(), true); // a data directory of an earlier run must not be recovered
+    }
+
+    private static void createDirectory(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the run's directory " + dir + " (" + e.getMessage()
+                + "); check that --work-dir is writable", e);
+        }
     }
 
     private static Path tempDir() {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  */
 final class NemesisCluster implements AutoCloseable {
     private static final Pattern WHERE = Pattern.compile("executed_up_to=(\\d+) .*state_digest=([0-9a-f]+)");
+    private static final Pattern VIEW = Pattern.compile(" view=(\\d+) ");
 
     private final ClusterProcesses processes;
     private final Path configFile;
@@ -118,8 +119,8 @@ final class NemesisCluster implements AutoCloseable {
     }
 
     /**
-     * Where replica {@code i} stood at its exit, from its counters line: {@code {executed_up_to, state_digest}}, or
-     * {@code null} if it printed none.
+     * Where replica {@code i} stood at its exit, from its counters line: {@code {executed_up_to, state_digest, view}},
+     * or {@code null} if it printed none.
      */
     String[] finalState(int i) {
         String out = replicaOutput(i);
@@ -127,8 +128,10 @@ final class NemesisCluster implements AutoCloseable {
         if (at < 0) {
             return null;
         }
-        Matcher m = WHERE.matcher(out.substring(at));
-        return m.find() ? new String[] {m.group(1), m.group(2)} : null;
+        String counters = out.substring(at);
+        Matcher m = WHERE.matcher(counters);
+        Matcher v = VIEW.matcher(counters);
+        return m.find() ? new String[] {m.group(1), m.group(2), v.find() ? v.group(1) : "?"} : null;
     }
 
     int replicas() {

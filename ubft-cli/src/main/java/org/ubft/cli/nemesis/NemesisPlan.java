@@ -26,10 +26,13 @@ import java.util.function.Supplier;
  * @param kvKeys         keys the key-value clients use
  * @param maxHistoryOps  operations the key-value history holds at most (a full history ends the fault phase)
  * @param postHealReplies replies each client must get after every fault healed
+ * @param faultFree      no fault is injected: the same clients and checks on a healthy cluster, which must not change
+ *                       view either (a loaded but healthy cluster that changes view fails the run)
  */
 public record NemesisPlan(String app, List<String> replicaArgs, java.util.function.IntFunction<Supplier<byte[]>> requests,
                    Supplier<StateMachine> shadow, int clients, Duration duration, Duration stallBound,
-                   FaultSchedule.Options schedule, int f, int fm, int kvKeys, int maxHistoryOps, int postHealReplies) {
+                   FaultSchedule.Options schedule, int f, int fm, int kvKeys, int maxHistoryOps, int postHealReplies,
+                   boolean faultFree) {
     boolean kv() {
         return requests == null;
     }

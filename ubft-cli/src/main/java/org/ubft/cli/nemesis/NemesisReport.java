@@ -17,7 +17,8 @@ import java.util.stream.Collectors;
 public record NemesisReport(long seed, String app, long faultPhaseNanos, Map<FaultSchedule.Kind, Integer> faults,
                      int clients, long replies, long failedRequests, long longestWaitNanos, long longestWaitFromNanos,
                      History<RedisOp, String> history, CheckResult<RedisOp, String> linearizability, String lost,
-                     List<String[]> finals, List<String> violations, List<String> failures, NemesisPlan.Dirs dirs) {
+                     List<String[]> finals, List<String> violations, List<String> failures, NemesisPlan.Dirs dirs,
+                     boolean faultFree) {
     public boolean ok() {
         return violations.isEmpty() && failures.isEmpty();
     }
@@ -29,9 +30,13 @@ public record NemesisReport(long seed, String app, long faultPhaseNanos, Map<Fau
             + " (from t=%.1fs)%n", app, faultPhaseNanos / 1e9, clients, replies, failedRequests,
             longestWaitNanos / 1_000_000, longestWaitFromNanos / 1e9);
         int total = faults.values().stream().mapToInt(Integer::intValue).sum();
+        if (faultFree) {
+            out.println("faults=0 (--no-faults)");
+        } else {
         out.printf("faults=%d %s%n", total, faults.entrySet().stream()
             .map(e -> e.getKey().name().toLowerCase(java.util.Locale.ROOT) + "=" + e.getValue())
             .collect(Collectors.joining(" ", "{", "}")));
+        }
         if (history != null) {
             out.printf("kv history_ops=%d pending=%d linearizability=%s%n", history.size(), history.pendingCount(),
                 linearizability == null ? "not checked" : linearizability.verdict().name().toLowerCase(
@@ -46,12 +51,13 @@ public record NemesisReport(long seed, String app, long faultPhaseNanos, Map<Fau
         for (int i = 0; i < finals.size(); i++) {
             String[] s = finals.get(i);
             where.append(i == 0 ? "" : " ").append("replica-").append(i).append(':')
-                .append(s == null ? "?" : s[0] + "/" + s[1].substring(0, Math.min(12, s[1].length())));
+                .append(s == null ? "?" : s[0] + "/" + s[1].substring(0, Math.min(12, s[1].length())) + " view " + s[2]);
         }
         out.println(where);
         violations.forEach(v -> out.println("violation: " + v));
         failures.forEach(f -> out.println("failure: " + f));
         out.printf("result=%s%n", ok() ? "OK no violation, nothing acknowledged lost, no stall"
+            + (faultFree ? ", no view change (a fault-free run)" : "")
             : "FAILED " + violations.size() + " violations, " + failures.size() + " failures; log: " + dirs.log());
         out.flush();
     }

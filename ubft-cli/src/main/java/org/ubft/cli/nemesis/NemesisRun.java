@@ -99,6 +99,9 @@ public final class NemesisRun {
                 finals.add(cluster.finalState(i));
             }
             checkAgreement(finals);
+            if (plan.faultFree()) {
+                checkNoViewChange(finals);
+            }
             if (plan.kv()) {
                 History<RedisOp, String> h = kvHistory.history();
                 linearizability = KvHistory.check(h);
@@ -134,7 +137,7 @@ public final class NemesisRun {
         long failed = clients.stream().mapToLong(NemesisClient::failures).sum();
         return new NemesisReport(seed, plan.app(), faultPhaseNanos, new TreeMap<>(applied), clients.size(), replies,
             failed, longestWaitNanos, longestWaitFromNanos, kvHistory != null ? kvHistory.history() : null,
-            linearizability, lost, finals, violations, failures, dirs);
+            linearizability, lost, finals, violations, failures, dirs, plan.faultFree());
     }
 
     private void startClients() {
@@ -157,6 +160,10 @@ public final class NemesisRun {
     private long faultPhase() throws InterruptedException {
         long start = System.nanoTime();
         long end = start + plan.duration().toNanos();
+        if (plan.faultFree()) {
+            sleep(plan.duration().toMillis()); // the same load and checks, no fault
+            return System.nanoTime() - start;
+        }
         while (System.nanoTime() < end && !shouldEnd()) {
             FaultSchedule.Fault f = schedule.next();
             if (!sleep(Math.min(f.delayMillis(), Math.max(0, (end - System.nanoTime()) / 1_000_000)))
@@ -261,7 +268,7 @@ public final class NemesisRun {
         }
         beyondTolerance = false;
         inToleranceSince = System.nanoTime();
-        event("every fault healed");
+        event(plan.faultFree() ? "end of the phase without faults" : "every fault healed");
     }
 
     /**
@@ -317,6 +324,21 @@ public final class NemesisRun {
             if (other != null && !other.equals(s[1])) {
                 violations.add("DIVERGENCE: replicas executed up to slot " + s[0] + " with different state digests ("
                     + other + " and replica-" + i + "'s " + s[1] + ")");
+            }
+        }
+    }
+
+    /**
+     * A fault-free run: no replica may have left view 0. A view change there is spurious (the leader was slow, not
+     * faulty): it costs the clients a fail-over for nothing, so a healthy cluster under load must not make one.
+     */
+    private void checkNoViewChange(List<String[]> finals) {
+        for (int i = 0; i < finals.size(); i++) {
+            String[] s = finals.get(i);
+            if (s != null && !"0".equals(s[2])) {
+                failures.add("SPURIOUS VIEW CHANGE: replica-" + i + " ended in view " + s[2] + " of a fault-free run"
+                    + " (a healthy leader was suspected: its replica log says when; see consensus.request.timeout.ms"
+                    + " in docs/operations.md)");
             }
         }
     }

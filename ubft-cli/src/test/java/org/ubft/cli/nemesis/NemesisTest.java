@@ -63,6 +63,10 @@ class NemesisTest {
             "--cluster-restart-share", "0");
         assertEquals(2, none.code(), none.toString());
         assertTrue(none.out().contains("there is no fault to inject"), none.toString());
+        assertTrue(none.out().contains("say --no-faults"), none.toString());
+        Run both = nemesis("nemesis", "--no-faults", "--max-faulty-replicas", "1");
+        assertEquals(2, both.code(), both.toString());
+        assertTrue(both.out().contains("--no-faults injects no fault: drop --max-faulty-replicas"), both.toString());
         Run tooMany = nemesis("nemesis", "--max-faulty-replicas", "4", "--duration-s", "1");
         assertEquals(2, tooMany.code(), tooMany.toString());
         assertTrue(tooMany.out().contains("the cluster has 3 replicas"), tooMany.toString());
@@ -79,6 +83,30 @@ class NemesisTest {
         assertTrue(number(run.out(), "faults") >= 3, run.toString());
         assertTrue(number(run.out(), "history_ops") > 50, run.toString());
         assertTrue(run.out().contains("result=OK"), run.toString());
+    }
+
+    @Test
+    void aHealthyClusterUnderLoadChangesNoViewAndAFaultFreeRunSaysSo() {
+        Run run = nemesis("nemesis", "--app", "flip", "--clients", "8", "--no-faults", "--duration-s", "8",
+            "--work-dir", dir.resolve("healthy").toString());
+        assertEquals(0, run.code(), run.toString());
+        assertTrue(run.out().contains("faults=0 (--no-faults)"), run.toString());
+        assertTrue(run.out().contains("replica-0:") && run.out().contains(" view 0 replica-1:"), run.toString());
+        assertTrue(run.out().contains("result=OK no violation, nothing acknowledged lost, no stall, no view change"),
+            run.toString());
+        assertTrue(number(run.out(), "replies") > 100, run.toString());
+    }
+
+    @Test
+    void aFaultFreeRunWhoseLeaderIsSuspectedFailsNamingTheSpuriousViewChange() throws Exception {
+        // a request timeout far below a request's latency here: the followers suspect a healthy leader
+        Path file = NemesisClusterFile.write(dir.resolve("hasty"), 5);
+        java.nio.file.Files.writeString(file, java.nio.file.Files.readString(file)
+            .replace("consensus.request.timeout.ms = 1500", "consensus.request.timeout.ms = 1"));
+        Run run = nemesis("nemesis", "--app", "flip", "--clients", "4", "--no-faults", "--duration-s", "8",
+            "--stall-bound-s", "60", "-c", file.toString(), "--work-dir", dir.resolve("hasty-run").toString());
+        assertEquals(1, run.code(), run.toString());
+        assertTrue(run.out().contains("failure: SPURIOUS VIEW CHANGE: replica-"), run.toString());
     }
 
     @Test
