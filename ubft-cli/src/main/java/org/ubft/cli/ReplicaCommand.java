@@ -174,7 +174,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
 
     /**
      * {@code node} that logs each view it enters ('replica-N view V at TIME: leader replica-L, ...', for the operator:
-     * a view change is a suspected or replaced leader) and, with {@code millis > 0}, also prints its counters line as a
+     * a view change is a suspected or replaced leader; the line says why this replica complained so far) and, with {@code millis > 0}, also prints its counters line as a
      * status line every {@code millis}, on its own thread.
      */
     private static Agent withStatus(ReplicaNode node, long millis, PrintWriter out) {
@@ -190,7 +190,8 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 if (replica.view() != view) {
                     view = replica.view();
                     out.println("replica-" + replica.self() + " view " + view + " at " + java.time.Instant.now()
-                        + ": leader replica-" + replica.leader() + ", executed_up_to=" + replica.executedUpTo());
+                        + ": leader replica-" + replica.leader() + ", executed_up_to=" + replica.executedUpTo()
+                        + ", this replica's complaints so far by reason " + replica.counters().complaintsByReason());
                     out.flush();
                 }
                 if (period <= 0) {

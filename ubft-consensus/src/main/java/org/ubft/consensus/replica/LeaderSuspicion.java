@@ -1,18 +1,21 @@
 package org.ubft.consensus.replica;
 
+import org.ubft.consensus.replica.ReplicaCounters.Suspicion;
+
 /**
  * When a replica suspects the leader of its view (Algorithm 3, line 1; the paper leaves the trigger to the
  * implementation), checked on its tick: the view's leader sealed a later view, or is proven Byzantine (below); the
  * view's NEW_VIEW does not come
  * within the view-change timeout (doubled per failed view, so that correct replicas that entered views at different
  * times come to overlap in one; while it waits, its CRTFY_VCs go to the leader again); a client's request is not
- * executed within the request timeout while nothing progresses here (or f others complained, or it waited {@link
- * #CENSORSHIP_FACTOR} timeouts in any case); or a request ahead of the next one waits that long while this
+ * executed within the request timeout ({@link RequestTimeout}: the configured one, longer until this replica executed
+ * its first request) while nothing progresses here (or f others complained, or it waited {@link #CENSORSHIP_FACTOR} configured
+ * timeouts in any case); or a request ahead of the next one waits that long while this
  * replica executes nothing and has evidence of being behind. A suspicion is a COMPLAINT, a vote ({@link Complaints}):
  * the view changes only once f+1 replicas complained ({@link ViewChange#complain}).
  */
 final class LeaderSuspicion {
-    /** A request pending this many request timeouts suspects the leader even while other slots progress. */
+    /** A request pending this many configured request timeouts suspects the leader even while other slots progress. */
     static final long CENSORSHIP_FACTOR = 8;
 
     private final ReplicaConfig config;
@@ -47,7 +50,9 @@ final class LeaderSuspicion {
         int work = 0;
         PeerState leader = peers[checks.leader(views.view())];
         if (leaderLeft() || leader.equivocated || leader.connectionLost) {
-            return work + views.complain(now, config.viewChangeTimeoutNanos() << Math.min(views.viewChangeAttempts(), 5));
+            return work + views.complain(now, config.viewChangeTimeoutNanos() << Math.min(views.viewChangeAttempts(), 5),
+                leaderLeft() ? Suspicion.LEADER_LEFT : leader.equivocated ? Suspicion.EQUIVOCATION
+                    : Suspicion.CONNECTION_LOST);
         }
         // a view whose NEW_VIEW does not come (Algorithm 3; the timeout doubles per view that failed, so that correct
         // replicas that entered views at different times come to overlap in one; requests wait for the NEW_VIEW)
@@ -55,15 +60,17 @@ final class LeaderSuspicion {
             work += views.resendCrtfyVcs(now, Math.max(1_000_000, config.viewChangeTimeoutNanos() / 4));
             long timeout = config.viewChangeTimeoutNanos() << Math.min(views.viewChangeAttempts(), 5);
             if (now - views.viewEnteredAt() >= timeout) {
-                return work + views.complain(now, timeout);
+                return work + views.complain(now, timeout, Suspicion.NO_NEW_VIEW);
             }
             return work;
         }
-        // a request from a client not executed in time ("no decision progress while requests are pending")
+        // a request from a client not executed in time ("no decision progress while requests are pending"); longer while
+        // this replica has executed nothing (RequestTimeout); the censorship bound stays on the configured one
+        long timeout = intake.requestTimeout().nanos(now);
+        long censorship = CENSORSHIP_FACTOR * config.requestTimeoutNanos();
         for (int c = 0; c < config.clients(); c++) {
             long last = clientTable.lastExecuted(c);
             long k = last + 1;
-            long timeout = config.requestTimeoutNanos();
             // a replica that is merely behind but executing does not suspect, unless a request waits far too long
             // (a leader that proposes others' requests and not this one's), or f others complained about the view
             // already: then this replica's complaint, on a request that waited a whole timeout, is the one of a
@@ -77,8 +84,9 @@ final class LeaderSuspicion {
             }
             if (k != 0 && pending.holds(c, k)) {
                 long waited = now - Math.max(pending.arrival(c, k), views.suspicionBase());
-                if ((waited >= timeout && stalled) || waited >= CENSORSHIP_FACTOR * timeout) {
-                    return work + views.complain(now, timeout);
+                if ((waited >= timeout && stalled) || waited >= censorship) {
+                    return work + views.complain(now, timeout,
+                        waited >= timeout && stalled ? Suspicion.REQUEST_TIMEOUT : Suspicion.CENSORSHIP);
                 }
             }
             if (intake.farAheadSince(c) != 0) {
@@ -90,7 +98,7 @@ final class LeaderSuspicion {
                     // request ahead alone may come from a client that left a hole in its numbers, which no leader
                     // can fill: counted with f others' complaints, or with idleness alone, a client's hole made every
                     // idle timeout a view change (byz-gap-client-complainer)
-                    return work + views.complain(now, timeout);
+                    return work + views.complain(now, timeout, Suspicion.BEHIND);
                 }
             }
         }

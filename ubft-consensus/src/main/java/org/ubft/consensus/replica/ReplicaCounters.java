@@ -39,7 +39,28 @@ public final class ReplicaCounters {
         BAD_TIME
     }
 
+    /** Why this replica complained about its view's leader (Algorithm 3, line 1; {@link LeaderSuspicion}). */
+    public enum Suspicion {
+        /** The leader sealed a later view. */
+        LEADER_LEFT,
+        /** The leader's CTBcast stream carried two messages with one identifier, each signed by it. */
+        EQUIVOCATION,
+        /** The fabric lost its connection to the leader and could not make it again. */
+        CONNECTION_LOST,
+        /** The view's NEW_VIEW did not come within the view-change timeout. */
+        NO_NEW_VIEW,
+        /** A client's request waited a request timeout while nothing executed here (or f others complained). */
+        REQUEST_TIMEOUT,
+        /** A client's request waited {@link LeaderSuspicion#CENSORSHIP_FACTOR} request timeouts, progress or not. */
+        CENSORSHIP,
+        /** A request ahead of the next one waited a request timeout while this replica was idle and behind. */
+        BEHIND,
+        /** A client asked again for a request executed here a request timeout ago, with f others complaining. */
+        ASKED_AGAIN
+    }
+
     final long[] drops = new long[Drop.values().length];
+    final long[] complaintsBy = new long[Suspicion.values().length];
     long decidedSlots;
     long emptySlots;
     long fastDecisions;
@@ -68,6 +89,22 @@ public final class ReplicaCounters {
 
     public long dropped(Drop reason) {
         return drops[reason.ordinal()];
+    }
+
+    /** COMPLAINTs this replica sent for {@code reason}. */
+    public long complaints(Suspicion reason) {
+        return complaintsBy[reason.ordinal()];
+    }
+
+    /** Non-zero complaint counts by reason. */
+    public Map<Suspicion, Long> complaintsByReason() {
+        Map<Suspicion, Long> m = new EnumMap<>(Suspicion.class);
+        for (Suspicion r : Suspicion.values()) {
+            if (complaintsBy[r.ordinal()] != 0) {
+                m.put(r, complaintsBy[r.ordinal()]);
+            }
+        }
+        return m;
     }
 
     public long droppedTotal() {
@@ -185,6 +222,7 @@ public final class ReplicaCounters {
         return "decided_slots=" + decidedSlots + " empty_slots=" + emptySlots + " fast=" + fastDecisions + " slow=" + slowDecisions
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
+            + " complaints_by=" + complaintsByReason()
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
             + " stream_recovered=" + streamRecovered + " recovered_slots=" + recoveredSlots
             + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched + " dropped=" + drops();

@@ -52,6 +52,8 @@ final class RequestIntake {
     private final ClientTable clientTable;
     private final Host host;
     private final PendingRequests pending;
+    /** How long a request may wait here before the leader is suspected, sampled at each execution. */
+    private final RequestTimeout requestTimeout;
     /** Per client: the highest request number proposed (leader) or executed. */
     private final long[] proposedUpTo;
     /**
@@ -84,6 +86,7 @@ final class RequestIntake {
         this.clientTable = executor.clientTable();
         this.host = host;
         this.pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes(), n);
+        this.requestTimeout = new RequestTimeout(config.requestTimeoutNanos());
         this.proposedUpTo = new long[config.clients()];
         this.farAheadSince = new long[config.clients()];
         this.farAheadNumber = new long[config.clients()];
@@ -93,6 +96,10 @@ final class RequestIntake {
 
     PendingRequests pending() {
         return pending;
+    }
+
+    RequestTimeout requestTimeout() {
+        return requestTimeout;
     }
 
     /** A REQUEST from client {@code client} (the link authenticated it), raw {@link ClientWire} bytes. */
@@ -148,6 +155,7 @@ final class RequestIntake {
             echo(leader, client, number);
         }
         if (fresh) {
+            requestTimeout.arrived(clock.nanoTime());
             host.reendorse();
         }
     }
@@ -294,6 +302,7 @@ final class RequestIntake {
 
     /** Request k of client c was executed: never proposed again. */
     void executed(int c, long k) {
+        requestTimeout.executed();
         if (proposedUpTo[c] < k) {
             proposedUpTo[c] = k;
         }

@@ -81,6 +81,8 @@ final class ViewChange {
     private final RequestIntake intake;
     private final Host host;
     private final Complaints complaints;
+    /** Why this replica last sent a COMPLAINT (null if never): for the operator's line at a view change. */
+    private ReplicaCounters.Suspicion lastComplaint;
     private final int maxVcStateBytes;
     private final ViewChangeCertificates vcs;
     private final SentViewChangeCertificates sentVcs;
@@ -210,6 +212,11 @@ final class ViewChange {
         return complaints;
     }
 
+    /** Why this replica last sent a COMPLAINT, or null if it never did. */
+    ReplicaCounters.Suspicion lastComplaint() {
+        return lastComplaint;
+    }
+
     private boolean isLeader() {
         return checks.leader(view) == self;
     }
@@ -223,13 +230,15 @@ final class ViewChange {
      * (again every {@code resendNanos} while the suspicion lasts), and the view changes once f+1 complained.
      * Returns 1 if it sent or changed anything.
      */
-    int complain(long now, long resendNanos) {
+    int complain(long now, long resendNanos, ReplicaCounters.Suspicion reason) {
         complaints.record(self, view);
         int work = 0;
         // sent even when this complaint completes the f+1 here: a peer may not see this replica's SEAL_VIEW (its
         // CTBcast stream dead at the peer after a wiped restart) and counts on the COMPLAINT (twins-random seed 57)
         if (complaints.due(view, now, resendNanos)) {
             counters.complaints++;
+            counters.complaintsBy[reason.ordinal()]++;
+            lastComplaint = reason;
             writer.wrap(send, 0).u8(ConsensusWire.COMPLAINT).i64(view);
             for (int q = 0; q < n; q++) {
                 if (q != self) {
@@ -262,7 +271,7 @@ final class ViewChange {
         long timeout = config.requestTimeoutNanos();
         if (!changingView && now - executor.executedAt(client) >= timeout && now - suspicionBase >= timeout
             && complaints.aboutByOthers(view, self) >= config.quorum() - 1) {
-            complain(now, timeout);
+            complain(now, timeout, ReplicaCounters.Suspicion.ASKED_AGAIN);
         }
     }
 
