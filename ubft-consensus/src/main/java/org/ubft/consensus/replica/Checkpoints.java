@@ -77,6 +77,8 @@ final class Checkpoints {
     private long checkSeq;
     private final byte[] checkDigest = new byte[DIGEST_BYTES];
     private final ByzantineChecks.VerifiedShares knownShares = this::knownShare;
+    /** Peers' CHECKPOINT certificates may be checked off the agent thread ({@link StreamChecks}); null: here. */
+    private StreamChecks streams;
 
     Checkpoints(ReplicaConfig config, int self, int maxSharesBytes, ByzantineChecks checks, ChargedCrypto crypto,
                 ReplicaOutput out, ReplicaCounters counters, Executor executor, Host host) {
@@ -214,6 +216,10 @@ final class Checkpoints {
         int len = statements.checkpoint(s, cpDigest, 0);
         checkSeq = s;
         System.arraycopy(cpDigest, 0, checkDigest, 0, DIGEST_BYTES);
+        if (streams != null && streams.park(p.replica, statements.bytes(), len, buffer, sharesAt + 1, k, knownShares)) {
+            streams.parkedCheckpoint();
+            return; // its shares are checked off the agent thread: handled again, in p's order, with their verdicts
+        }
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt + 1, k, statements.bytes(), len,
             signature, knownShares)) {
             counters.drop(Drop.BAD_CERTIFICATE);
@@ -221,6 +227,11 @@ final class Checkpoints {
         }
         p.setCheckpoint(s, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES); // lines 53-54
         maybeCheckpoint(s, cpDigest, buffer, sharesAt, 1 + k * SHARE_BYTES, p.replica); // line 55
+    }
+
+    /** Peers' CHECKPOINT certificates from now on may be checked off the agent thread, as their COMMITs' are. */
+    void streamChecks(StreamChecks streams) {
+        this.streams = streams;
     }
 
     /** Whether a CHECKPOINT's share is the signer's CERTIFY-CHECKPOINT verified already, byte for byte. */

@@ -49,6 +49,7 @@ final class CtbcastInbox {
         });
         crypto.streamChecks(streams);
         agreement.streamChecks(streams);
+        checkpoints.streamChecks(streams);
     }
 
     StreamChecks streams() {

@@ -98,13 +98,7 @@ public final class ReplicaCounters {
 
     /** Non-zero complaint counts by reason. */
     public Map<Suspicion, Long> complaintsByReason() {
-        Map<Suspicion, Long> m = new EnumMap<>(Suspicion.class);
-        for (Suspicion r : Suspicion.values()) {
-            if (complaintsBy[r.ordinal()] != 0) {
-                m.put(r, complaintsBy[r.ordinal()]);
-            }
-        }
-        return m;
+        return nonZero(Suspicion.class, complaintsBy);
     }
 
     public long droppedTotal() {
@@ -208,10 +202,15 @@ public final class ReplicaCounters {
 
     /** Non-zero drop counts by reason. */
     public Map<Drop, Long> drops() {
-        Map<Drop, Long> m = new EnumMap<>(Drop.class);
-        for (Drop d : Drop.values()) {
-            if (drops[d.ordinal()] != 0) {
-                m.put(d, drops[d.ordinal()]);
+        return nonZero(Drop.class, drops);
+    }
+
+    /** The non-zero counts of {@code counts}, indexed by the ordinals of {@code type}'s constants. */
+    private static <E extends Enum<E>> Map<E, Long> nonZero(Class<E> type, long[] counts) {
+        Map<E, Long> m = new EnumMap<>(type);
+        for (E e : type.getEnumConstants()) {
+            if (counts[e.ordinal()] != 0) {
+                m.put(e, counts[e.ordinal()]);
             }
         }
         return m;

@@ -9,10 +9,10 @@ import java.nio.ByteOrder;
 import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
- * The certificate of a peer's CTBcast COMMIT (Algorithm 2, line 38) checked off the agent thread, without changing
- * what the replica decides or in what order (docs/design.md §3.2). A COMMIT's shares that the replica has not verified
- * already (as CERTIFYs) are handed to the runtime's per-peer checking service ({@link Port}), and p's stream is
- * parked: the COMMIT, and every later message of p's stream (and gap report) that CTBcast delivers meanwhile, wait
+ * The certificate of a peer's CTBcast COMMIT (Algorithm 2, line 38) or CHECKPOINT (line 52) checked off the agent
+ * thread, without changing what the replica decides or in what order (docs/design.md §3.2). A certificate's shares that
+ * the replica has not verified already (as CERTIFYs or CERTIFY-CHECKPOINTs) are handed to the runtime's per-peer
+ * checking service ({@link Port}), and p's stream is parked (below, "the COMMIT" stands for either): the COMMIT, and every later message of p's stream (and gap report) that CTBcast delivers meanwhile, wait
  * here in FIFO order. When every verdict is back, the COMMIT is handled again exactly as it was, its shares' checks
  * answered by the verdicts ({@link #answer}: by the exact bytes, so a verdict answers only the check it was made for),
  * and the waiting messages follow in order.
@@ -95,6 +95,7 @@ public final class StreamChecks {
     private long forcedTotal;
     private long tooLongTotal;
     private long tooLongFlushesTotal;
+    private long parkedCheckpointsTotal;
 
     StreamChecks(int n, int self, int quorum, int maxMessageBytes, Host host) {
         this.n = n;
@@ -267,7 +268,8 @@ public final class StreamChecks {
     }
 
     /**
-     * At a COMMIT's certificate check (Agreement.onCommit), after every cheap check: if this message may park, its
+     * At a COMMIT's or CHECKPOINT's certificate check (Agreement.onCommit, Checkpoints.onCheckpointMessage), after every
+     * cheap check: if this message may park, its
      * {@code shares} shares at {@code at} are well formed and some are not {@code known}, submits their checks and
      * returns true (the handler returns at once, leaving no trace; the message is handled again with the verdicts).
      */
@@ -394,7 +396,17 @@ public final class StreamChecks {
         return 0;
     }
 
-    /** COMMITs parked for their checks so far. */
+    /** The message that just parked is a CHECKPOINT (counted apart: {@link #parkedCheckpoints()}). */
+    void parkedCheckpoint() {
+        parkedCheckpointsTotal++;
+    }
+
+    /** Of {@link #parked()}: CHECKPOINTs. */
+    public long parkedCheckpoints() {
+        return parkedCheckpointsTotal;
+    }
+
+    /** COMMITs and CHECKPOINTs parked for their checks so far. */
     public long parked() {
         return parkedTotal;
     }

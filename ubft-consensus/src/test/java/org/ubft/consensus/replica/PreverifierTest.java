@@ -29,6 +29,15 @@ class PreverifierTest {
         return CryptoPool.synchronous(null, c.keys, capacity, DeferredChecks.maxStatementBytes());
     }
 
+    /** Checks off the agent thread; replica 1 never hears replica 2's TBcast (its shares); 40 requests per client. */
+    private static ModelCluster replicaOneNeverHearsReplicaTwosTbcasts() {
+        ModelCluster c = new ModelCluster(slowPath(), 5);
+        c.checkSignaturesWith((self, peer) -> synchronous(c, 16));
+        c.filter = (kind, from, to, b, o, l) -> !(kind == ModelCluster.Kind.TBCAST && from == 2 && to == 1);
+        assertTrue(c.runUntilDone(40, 2_000 * MS), "the cluster decides with the checks off its thread");
+        return c;
+    }
+
     /**
      * On the slow path every slot needs the peers' CERTIFY shares: with the checks off the agent thread the cluster
      * decides as before, and every CERTIFY share of a peer was checked by the peer's queue, none by the replica.
@@ -59,10 +68,7 @@ class PreverifierTest {
      */
     @Test
     void aCommitsUnverifiedSharesAreCheckedInItsSendersQueueToo() {
-        ModelCluster c = new ModelCluster(slowPath(), 5);
-        c.checkSignaturesWith((self, peer) -> synchronous(c, 16));
-        c.filter = (kind, from, to, b, o, l) -> !(kind == ModelCluster.Kind.TBCAST && from == 2 && to == 1);
-        assertTrue(c.runUntilDone(40, 2_000 * MS), "the cluster decides with the checks off its thread");
+        ModelCluster c = replicaOneNeverHearsReplicaTwosTbcasts();
         StreamChecks streams = c.replicas[1].streamChecks();
         assertTrue(streams.parked() >= 20, "replica 2's COMMITs parked at replica 1: " + streams.parked());
         assertEquals(streams.parked(), streams.answered() + streams.forced(), "every parked COMMIT handled");
@@ -72,6 +78,27 @@ class PreverifierTest {
         for (int r = 0; r < 3; r++) {
             assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE));
             assertEquals(0, c.replicas[r].view());
+        }
+    }
+
+    /**
+     * The same for a CHECKPOINT (Algorithm 2, line 52): replica 2's CHECKPOINT certificates carry its own
+     * CERTIFY-CHECKPOINT share, which replica 1 never heard, so their checks go to replica 2's queue and its stream parks
+     * until the verdicts are back; replica 1's checkpoints go on as before. Without the park in
+     * {@code Checkpoints.onCheckpointMessage} those shares were checked on the agent thread.
+     */
+    @Test
+    void aCheckpointsUnverifiedSharesAreCheckedInItsSendersQueueToo() {
+        ModelCluster c = replicaOneNeverHearsReplicaTwosTbcasts();
+        StreamChecks streams = c.replicas[1].streamChecks();
+        assertTrue(streams.parkedCheckpoints() >= 1, "replica 2's CHECKPOINTs parked at replica 1: "
+            + streams.parkedCheckpoints() + " of " + streams.parked());
+        assertEquals(streams.parked(), streams.answered() + streams.forced(), "every parked message handled");
+        assertTrue(c.replicas[1].checkpointSeq() >= c.config.window(), "replica 1 checkpointed: "
+            + c.replicas[1].checkpointSeq());
+        for (int r = 0; r < 3; r++) {
+            assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE));
+            assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.INVALID_CHECKPOINT));
         }
     }
 
