@@ -16,6 +16,7 @@ import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.FieldMutator;
 import org.ubft.sim.byzantine.ForgedThenGenuine;
+import org.ubft.sim.byzantine.Garbler;
 import org.ubft.sim.byzantine.GapClient;
 import org.ubft.sim.byzantine.ReaskingClient;
 import org.ubft.sim.byzantine.Moment;
@@ -280,6 +281,14 @@ public final class ByzantineScenarios {
     public static final Scenario MUTATOR_FOLLOWER = byz("byz-mutator-follower",
         "a follower mutates its consensus messages as byz-mutator-leader does", 1, () -> new FieldMutator(FROM, 8));
 
+    public static final Scenario GARBLER_LEADER = byz("byz-garbler-leader",
+        "the leader of view 0 sends, besides one in 4 of its messages from 5 ms on, a copy garbled at the byte level"
+            + " (bits, boundary values, type, truncation, extension, splices; CTBcast under the next identifier,"
+            + " point to point garbled per receiver)", 0, () -> new Garbler(FROM, 4));
+
+    public static final Scenario GARBLER_FOLLOWER = byz("byz-garbler-follower",
+        "a follower garbles copies of its messages as byz-garbler-leader does", 2, () -> new Garbler(FROM, 4));
+
     /**
      * An omniscient next leader: replica 1 (the leader of view 1) follows the protocol until a correct replica starts
      * changing view (it sealed view 0 and waits for a NEW_VIEW), and from that moment sends nothing. The view change
@@ -384,5 +393,6 @@ public final class ByzantineScenarios {
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
-        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE);
+        FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
+        GARBLER_FOLLOWER);
 }
