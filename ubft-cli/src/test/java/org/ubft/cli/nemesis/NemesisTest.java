@@ -106,7 +106,11 @@ class NemesisTest {
         Run run = nemesis("nemesis", "--app", "flip", "--clients", "4", "--no-faults", "--duration-s", "8",
             "--stall-bound-s", "60", "-c", file.toString(), "--work-dir", dir.resolve("hasty-run").toString());
         assertEquals(1, run.code(), run.toString());
-        assertTrue(run.out().contains("failure: SPURIOUS VIEW CHANGE: replica-"), run.toString());
+        // at once, with the replica's line: when, and why it complained
+        assertTrue(run.out().contains("failure: SPURIOUS VIEW CHANGE at t="), run.toString());
+        assertTrue(run.out().contains("complaints so far by reason {REQUEST_TIMEOUT="), run.toString());
+        assertTrue(!run.out().contains("did not get"), "the run ended at the view change, not after a post-heal wait: "
+            + run);
     }
 
     @Test
