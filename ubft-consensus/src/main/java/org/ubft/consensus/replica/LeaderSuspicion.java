@@ -9,8 +9,8 @@ import org.ubft.consensus.replica.ReplicaCounters.Suspicion;
  * within the view-change timeout (doubled per failed view, so that correct replicas that entered views at different
  * times come to overlap in one; while it waits, its CRTFY_VCs go to the leader again); a client's request is not
  * executed within the request timeout ({@link RequestTimeout}: the configured one, longer until this replica executed
- * its first request) while nothing progresses here (or f others complained, or it waited {@link #CENSORSHIP_FACTOR} configured
- * timeouts in any case); or a request ahead of the next one waits that long while this
+ * its first request) while nothing progresses here (or f others complained, or it waited {@link #CENSORSHIP_FACTOR}
+ * configured timeouts in any case); or a request ahead of the next one waits that long while this
  * replica executes nothing and has evidence of being behind. A suspicion is a COMPLAINT, a vote ({@link Complaints}):
  * the view changes only once f+1 replicas complained ({@link ViewChange#complain}).
  */

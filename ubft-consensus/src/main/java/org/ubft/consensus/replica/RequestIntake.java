@@ -52,7 +52,7 @@ final class RequestIntake {
     private final ClientTable clientTable;
     private final Host host;
     private final PendingRequests pending;
-    /** How long a request may wait here before the leader is suspected, sampled at each execution. */
+    /** How long a request may wait here before the leader is suspected (longer while this replica is cold). */
     private final RequestTimeout requestTimeout;
     /** Per client: the highest request number proposed (leader) or executed. */
     private final long[] proposedUpTo;

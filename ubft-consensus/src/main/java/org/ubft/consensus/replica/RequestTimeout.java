@@ -49,10 +49,7 @@ final class RequestTimeout {
 
     /** The request timeout at {@code now}. */
     long nanos(long now) {
-        if (!warm && (firstArrival < 0 || now - firstArrival < INITIAL_FACTOR * configured)) {
-            return INITIAL_FACTOR * configured;
-        }
-        warm = true;
-        return configured;
+        boolean cold = !warm && (firstArrival < 0 || now - firstArrival < INITIAL_FACTOR * configured);
+        return cold ? INITIAL_FACTOR * configured : configured;
     }
 }

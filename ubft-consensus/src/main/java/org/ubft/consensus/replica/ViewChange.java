@@ -81,8 +81,6 @@ final class ViewChange {
     private final RequestIntake intake;
     private final Host host;
     private final Complaints complaints;
-    /** Why this replica last sent a COMPLAINT (null if never): for the operator's line at a view change. */
-    private ReplicaCounters.Suspicion lastComplaint;
     private final int maxVcStateBytes;
     private final ViewChangeCertificates vcs;
     private final SentViewChangeCertificates sentVcs;
@@ -212,11 +210,6 @@ final class ViewChange {
         return complaints;
     }
 
-    /** Why this replica last sent a COMPLAINT, or null if it never did. */
-    ReplicaCounters.Suspicion lastComplaint() {
-        return lastComplaint;
-    }
-
     private boolean isLeader() {
         return checks.leader(view) == self;
     }
@@ -238,7 +231,6 @@ final class ViewChange {
         if (complaints.due(view, now, resendNanos)) {
             counters.complaints++;
             counters.complaintsBy[reason.ordinal()]++;
-            lastComplaint = reason;
             writer.wrap(send, 0).u8(ConsensusWire.COMPLAINT).i64(view);
             for (int q = 0; q < n; q++) {
                 if (q != self) {
