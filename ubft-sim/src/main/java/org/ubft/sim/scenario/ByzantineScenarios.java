@@ -83,16 +83,6 @@ public final class ByzantineScenarios {
         "the leader of view 0 sends no consensus message and no reply from 5 ms on: the followers change view", 0,
         () -> new Silent(FROM));
 
-    /**
-     * The leader of view 0 silent from the very start: the followers have executed nothing, so their request timeout
-     * is still the cold-start one (RequestTimeout: four timeouts from the first request), and they must still replace
-     * it. (How long the grace lasts is pinned by ComplaintReasonsTest and RequestTimeoutTest: this scenario's liveness
-     * check passes even with a ten times longer grace.)
-     */
-    public static final Scenario SILENT_LEADER_FROM_START = byz("byz-silent-leader-from-start",
-        "the leader of view 0 sends no consensus message and no reply from the start: the followers, still cold,"
-            + " change view", 0, () -> new Silent(0));
-
     public static final Scenario SILENT_FOLLOWER = byz("byz-silent-follower",
         "a follower sends no consensus message and no reply from 5 ms on: the slow path decides", 2,
         () -> new Silent(FROM));
@@ -398,7 +388,7 @@ public final class ByzantineScenarios {
             new OversizedMessages(FROM, OVERSIZED_PERIOD, WIDE_CHANNEL_EXTRA_BYTES)});
 
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
-    public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_LEADER_FROM_START, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
+    public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
