@@ -465,6 +465,38 @@ class ReplicatedFaultsTest {
         assertConsistent(requests, r[0], r[1]);
     }
 
+    /**
+     * A follower killed (f = 1, within tolerance): the fast path (every replica's votes) cannot decide any slot from
+     * then on, and the survivors must not wait out the fast path's timeouts for each (issue "Faults within tolerance",
+     * item 4: one crashed replica cost 10 to 40 times the throughput). The kill closes the follower's sockets, the
+     * fabric reports the connection lost, nothing more comes from it: it is absent (Absence), and the leader proposes
+     * on f echoes, each replica certifies a slot as it endorses it and CTBcast signs with LOCK. Counted, not timed.
+     */
+    @Test
+    void anAbsentFollowerCostsNoTimeoutPerSlot() throws InterruptedException {
+        Path file = cluster("tcp");
+        int[] r = startCluster(file, "fast");
+        int requests = 2_000;
+        Outcome outcome = run(file, requests, i -> {
+            if (i == 200) {
+                processes.kill(r[2]);
+                log.println("killed replica-2 (kill -9) before request " + i);
+            }
+        });
+        quietThenStop();
+        assertAllAnswered(outcome, requests);
+        assertConsistent(requests, r[0], r[1]);
+        for (int i = 0; i < 2; i++) {
+            Counters c = counters(r[i]);
+            long slow = c.get("slow_path");
+            assertTrue(slow >= (requests - 200) / 8, "the slots after the kill go the slow path: " + c.line());
+            assertTrue(c.get("certified_at_endorsement") >= slow / 2, "slots certified at endorsement: " + c.line());
+        }
+        Counters leader = counters(r[0]);
+        assertTrue(leader.get("proposed_on_f_echoes") >= (requests - 200) / 2, "requests proposed on f echoes at once: "
+            + leader.line());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"shm", "tcp"})
     void killingOneMemoryNodeHasNoEffectOnCorrectness(String fabric) throws InterruptedException {

@@ -71,6 +71,8 @@ final class Agreement {
     private final Checkpoints checkpoints;
     private final Host host;
     private final BatchTime time;
+    /** Whether a peer is absent: then a slot is certified as it is endorsed. */
+    private final Absence absence;
     /**
      * When an undecided slot starts its slow path: follows the fast path's measured decision times (SRTT + 4 RTTVAR),
      * between the configured timeout and {@link #SLOW_PATH_TIMEOUT_MAX_FACTOR} times it, so that a loaded machine
@@ -100,7 +102,8 @@ final class Agreement {
     Agreement(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
               ChargedCrypto crypto, ReplicaOutput out, ReplicaCounters counters, NanoClock clock,
               StageLatencies stages, RequestIntake intake, ViewChange views, Checkpoints checkpoints, BatchTime time,
-              Host host) {
+              Absence absence, Host host) {
+        this.absence = absence;
         this.config = config;
         this.self = self;
         this.n = config.n();
@@ -264,6 +267,11 @@ final class Agreement {
             writer.wrap(send, 0).u8(ConsensusWire.WILL_CERTIFY).i64(views.view()).i64(s);
             slots.sentWillCertify[i] = views.view();
             out.tbcast(send, 0, writer.length()); // line 21
+            if (absence.any()) { // line 22 with line 21, as printed: the fast path cannot decide here (Absence)
+                counters.certifiedAtEndorsement++;
+                certify(s);
+                maybeCommit(s);
+            }
         } else {
             // line 22; while sealing, no new WILL_CERTIFY: its promise could not be kept past the seal by a fast path
             // that checkFastPath no longer runs, while a CERTIFY helps the others keep their WILL_COMMIT promises

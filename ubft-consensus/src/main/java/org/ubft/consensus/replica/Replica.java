@@ -80,6 +80,9 @@ public final class Replica {
     private final Summaries summaries;
     private final CtbcastOutbox outbox;
     private final RequestIntake intake;
+    private final Absence absence;
+    /** What {@link ReplicaOutput#signEagerly} was last told. */
+    private boolean signingEagerly;
     private final Executor executor;
     private final Proposer proposer;
     private final Agreement agreement;
@@ -139,13 +142,15 @@ public final class Replica {
                 }
             });
         executor = new Executor(config, self, app, out, counters, clock, budget, stages);
-        intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, hooks);
+        absence = new Absence(n, self, config.slowPathTimeoutNanos());
+        intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, absence,
+            hooks);
         views = new ViewChange(config, self, peers, slots, checks, this.crypto, budget, out, counters, clock, executor,
             intake, maxSharesBytes, maxMessageBytes(config), hooks);
         suspicion = new LeaderSuspicion(config, self, peers, slots, checks, executor, intake, views, hooks);
         checkpoints = new Checkpoints(config, self, maxSharesBytes, checks, this.crypto, out, counters, executor, hooks);
         agreement = new Agreement(config, self, slots, peers, checks, this.crypto, out, counters, clock, stages, intake,
-            views, checkpoints, time, hooks);
+            views, checkpoints, time, absence, hooks);
         outbox = new CtbcastOutbox(peers[self], out, summaries, checkpoints, views, maxSharesBytes);
         proposer = new Proposer(config, self, slots, peers, checks, counters, clock, intake, views, checkpoints, gaps,
             summaries, time, hooks);
@@ -214,11 +219,13 @@ public final class Replica {
 
     /** CTBcast delivered message {@code k} of broadcaster {@code from}, in FIFO order (FifoDelivery). */
     public void onCtbcastDeliver(int from, long k, DirectBuffer buffer, int offset, int length) {
+        heard(from);
         inbox.onDeliver(from, k, buffer, offset, length);
     }
 
     /** FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} ({@link CtbcastInbox#onGap}). */
     public void onCtbcastGap(int from, long fromK, long toK) {
+        heard(from);
         inbox.onGap(from, fromK, toK);
     }
 
@@ -240,6 +247,23 @@ public final class Replica {
     public void onConnectionLost(int peer, boolean lost) {
         if (peer >= 0 && peer < n && peer != self) {
             peers[peer].connectionLost = lost;
+            absence.connectionLost(peer, lost, clock.nanoTime());
+            signEagerly();
+        }
+    }
+
+    /** Something came from {@code from}: it is not absent ({@link Absence}). */
+    private void heard(int from) {
+        if (from >= 0 && from < n) {
+            absence.heard(from, clock);
+        }
+    }
+
+    /** CTBcast signs with LOCK while a peer is absent ({@link Absence}, {@link ReplicaOutput#signEagerly}). */
+    private void signEagerly() {
+        if (absence.any() != signingEagerly) {
+            signingEagerly = absence.any();
+            out.signEagerly(signingEagerly);
         }
     }
 
@@ -272,6 +296,7 @@ public final class Replica {
     /** TBcast delivered a message of {@code from} (this replica's own included). */
     public void onTbcastDeliver(int from, DirectBuffer buffer, int offset, int length) {
         crypto.charge(from >= 0 && from < n ? from : -1);
+        heard(from);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;
@@ -301,6 +326,7 @@ public final class Replica {
     /** A point-to-point message from replica {@code from}. */
     public void onDirect(int from, DirectBuffer buffer, int offset, int length) {
         crypto.charge(from >= 0 && from < n ? from : -1);
+        heard(from);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;
@@ -365,6 +391,8 @@ public final class Replica {
     // ------------------------------------------------------------------------------------------------ timers
 
     private int timers(long now) {
+        absence.tick(now);
+        signEagerly();
         int work = summaries.timers(now) + gaps.askForBatches(now);
         if (views.changingView()) {
             views.trySeal();

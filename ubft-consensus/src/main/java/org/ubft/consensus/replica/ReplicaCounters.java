@@ -65,6 +65,10 @@ public final class ReplicaCounters {
     long emptySlots;
     long fastDecisions;
     long slowDecisions;
+    /** Slots this replica certified as it endorsed them, a peer being absent ({@link Absence}). */
+    long certifiedAtEndorsement;
+    /** Requests the leader proposed on f echoes without waiting for every follower, a peer being absent. */
+    long proposedOnFEchoes;
     long executedRequests;
     long duplicateRequests;
     long viewChanges;
@@ -124,6 +128,16 @@ public final class ReplicaCounters {
 
     public long slowDecisions() {
         return slowDecisions;
+    }
+
+    /** Slots certified at endorsement because a peer was absent ({@link Absence}). */
+    public long certifiedAtEndorsement() {
+        return certifiedAtEndorsement;
+    }
+
+    /** Requests proposed on f echoes at once because a peer was absent ({@link Absence}). */
+    public long proposedOnFEchoes() {
+        return proposedOnFEchoes;
     }
 
     public long executedRequests() {
@@ -219,6 +233,7 @@ public final class ReplicaCounters {
     @Override
     public String toString() {
         return "decided_slots=" + decidedSlots + " empty_slots=" + emptySlots + " fast=" + fastDecisions + " slow=" + slowDecisions
+            + " certified_at_endorsement=" + certifiedAtEndorsement + " proposed_on_f_echoes=" + proposedOnFEchoes
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " complaints_by=" + complaintsByReason()

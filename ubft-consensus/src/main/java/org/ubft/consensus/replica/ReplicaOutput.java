@@ -22,6 +22,15 @@ public interface ReplicaOutput {
     }
 
     /**
+     * Whether CTBcast should sign each of this replica's messages with its LOCK (on) or only after its slow-path
+     * timeout (off, the default): on while a peer is absent ({@link Absence}: its connection lost and nothing heard
+     * from it), when no message of this replica can be delivered on CTBcast's fast path, which needs every
+     * receiver's LOCKED. Nothing by default.
+     */
+    default void signEagerly(boolean on) {
+    }
+
+    /**
      * This replica's SUMMARY at CTBcast identifier {@code k} formed (Algorithm 4, line 8): the runtime keeps the latest
      * with the messages after it, so that a restart goes on with the stream ({@link Replica#recoverOwnStream}).
      * Nothing by default.

@@ -23,6 +23,10 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * <p>Fixed memory: {@link PendingRequests}' table (clients x {@link ClientWire#MAX_IN_FLIGHT} requests) and a batch.
  */
 final class RequestIntake {
+    /** Whether a peer is absent: then every follower's echo is not waited for. */
+    private final Absence absence;
+    /** Whether the last {@link #ready} answered yes only because a peer is absent. */
+    private boolean readyEarly;
     /** What intake needs of the replica. */
     interface Host {
         long view();
@@ -70,7 +74,9 @@ final class RequestIntake {
     private final UnsafeBuffer send = new UnsafeBuffer(new byte[1 + 4 + 8 + DIGEST_BYTES]);
 
     RequestIntake(ReplicaConfig config, int self, ChargedCrypto crypto, ByzantineChecks checks, ReplicaOutput out,
-                  ReplicaCounters counters, NanoClock clock, StageLatencies stages, Executor executor, Host host) {
+                  ReplicaCounters counters, NanoClock clock, StageLatencies stages, Executor executor, Absence absence,
+                  Host host) {
+        this.absence = absence;
         this.config = config;
         this.n = config.n();
         this.f = config.f();
@@ -271,6 +277,9 @@ final class RequestIntake {
                 if (bytes + len > maxBatchBytes) {
                     break;
                 }
+                if (readyEarly) {
+                    counters.proposedOnFEchoes++;
+                }
                 stages.record(StageLatencies.Stage.ECHO, now - pending.arrival(c, k));
                 batch.putBytes(bytes, pending.buffer(), pending.offset(c, k), len);
                 bytes += len;
@@ -291,13 +300,24 @@ final class RequestIntake {
     }
 
     /**
-     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while;
-     * an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
+     * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while (at
+     * once while a peer is absent, {@link Absence}: the wait for every follower is for the fast path, which needs
+     * every replica); an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
      */
     private boolean ready(int c, long k, long now, long everyFollower) {
+        readyEarly = false;
         long echoes = pending.echoes(c, k) & everyFollower;
-        return pending.signed(c, k) || echoes == everyFollower
-            || (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos() && Long.bitCount(echoes) >= f);
+        if (pending.signed(c, k) || echoes == everyFollower) {
+            return true;
+        }
+        if (Long.bitCount(echoes) < f) {
+            return false;
+        }
+        if (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos()) {
+            return true;
+        }
+        readyEarly = absence.any(); // the wait for every follower serves the fast path only (Absence)
+        return readyEarly;
     }
 
     /** Request k of client c was executed: never proposed again. */

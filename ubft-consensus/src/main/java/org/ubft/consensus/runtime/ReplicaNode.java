@@ -242,6 +242,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         }
 
         @Override
+        public void signEagerly(boolean on) {
+            ctbcast.signEagerly(on);
+        }
+
+        @Override
         public void summaryApplied(int broadcaster, long k) {
             passTo[broadcaster] = Math.max(passTo[broadcaster], k + 1); // applied after the replica's turn (doWork)
             passPending = true;

@@ -52,6 +52,8 @@ public final class CtbcastBroadcaster {
     private long nextTimer = 1;
     private long allDeliveredK;
     private boolean retryWanted;
+    /** {@link #signEagerly}: in {@link CtbcastConfig.SignedMode#AFTER_TIMEOUT}, sign each message with its LOCK. */
+    private boolean eager;
 
     CtbcastBroadcaster(CtbcastReplica replica) {
         this.replica = replica;
@@ -108,7 +110,7 @@ public final class CtbcastBroadcaster {
         deadline[s] = replica.clock().nanoTime() + config.slowPathTimeoutNanos();
         replica.sendLock(me, k, ringMessage, s * maxMessage, length); // line 3
         replica.receiver(me).onLock(k, ringMessage, s * maxMessage, length);
-        if (config.signedMode() == CtbcastConfig.SignedMode.IMMEDIATELY && ringK[s] == k) {
+        if ((eager || config.signedMode() == CtbcastConfig.SignedMode.IMMEDIATELY) && ringK[s] == k) {
             requestSign(s); // line 4
         }
         return k;
@@ -127,6 +129,22 @@ public final class CtbcastBroadcaster {
         if (k > allDeliveredK) {
             allDeliveredK = Math.min(k, lastK);
         }
+    }
+
+    /**
+     * While {@code on}, each message is signed and its SIGNED sent with its LOCK (line 4 at once, as Algorithm 1 prints
+     * it), whatever the {@link CtbcastConfig.SignedMode}: for the layer above when it knows CTBcast's fast path (every
+     * receiver's LOCKED) cannot deliver, a receiver being absent, so that receivers need not wait out a timeout per
+     * message. Signing earlier changes nothing a receiver may deliver (Lemma A.2 holds whenever line 4 runs; each k
+     * is still signed at most once, Observation 1); it only costs the signature the timeout would have saved.
+     */
+    public void signEagerly(boolean on) {
+        eager = on;
+    }
+
+    /** Whether {@link #signEagerly} is on. */
+    public boolean signsEagerly() {
+        return eager;
     }
 
     /** Sends SIGNED(k) now if k is still among the last t broadcasts and not yet signed. */
@@ -229,8 +247,8 @@ public final class CtbcastBroadcaster {
             while (nextTimer <= lastK) {
                 int s = slot(nextTimer);
                 if (ringK[s] == nextTimer && nextTimer > allDeliveredK && signState[s] == NOT_SIGNED) {
-                    if (now - deadline[s] < 0) {
-                        break;
+                    if (!eager && now - deadline[s] < 0) {
+                        break; // while signing eagerly, those broadcast before it began are due at once
                     }
                     requestSign(s);
                     work++;

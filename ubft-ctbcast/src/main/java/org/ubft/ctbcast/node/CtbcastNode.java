@@ -317,6 +317,11 @@ public final class CtbcastNode implements AutoCloseable {
         core.broadcaster().allDelivered(k);
     }
 
+    /** See {@link org.ubft.ctbcast.core.CtbcastBroadcaster#signEagerly}. */
+    public void signEagerly(boolean on) {
+        core.broadcaster().signEagerly(on);
+    }
+
     /** CTBcast-broadcasts {@code message}; returns its identifier k. */
     public long broadcast(byte[] message) {
         wrap.wrap(message);

@@ -367,6 +367,33 @@ class CtbcastCoreTest {
         assertEquals(2, Adversary.k(sent.get(sent.size() - 1)));
     }
 
+    /**
+     * While the layer above knows a receiver is absent (consensus's Absence) each message is signed with its LOCK,
+     * and those broadcast before that are signed at once rather than at their timeouts; afterwards the timeout is back.
+     */
+    @Test
+    void signedWithLockWhileTheLayerAboveAsksForEagerSigning() {
+        CtbcastReplica b = broadcasterCore(config);
+        byte[] m = message(20, 4);
+        b.broadcast(new UnsafeBuffer(m), 0, m.length);
+        settle();
+        assertEquals(0, sentOfType(CtbcastMessage.SIGNED), "before its timeout");
+        b.broadcaster().signEagerly(true);
+        settle();
+        assertEquals(1, sentOfType(CtbcastMessage.SIGNED), "the one waiting for its timeout, signed at once");
+        b.broadcast(new UnsafeBuffer(m), 0, m.length);
+        settle();
+        assertEquals(2, sentOfType(CtbcastMessage.SIGNED), "signed with its LOCK");
+        assertArrayEquals(broadcasterKeys.signed(2, m), sent.get(sent.size() - 1));
+        b.broadcaster().signEagerly(false);
+        b.broadcast(new UnsafeBuffer(m), 0, m.length);
+        settle();
+        assertEquals(2, sentOfType(CtbcastMessage.SIGNED), "back to signing after the timeout");
+        now[0] = 50_000;
+        settle();
+        assertEquals(3, sentOfType(CtbcastMessage.SIGNED));
+    }
+
     @Test
     void signedWithLockInImmediateMode() {
         CtbcastReplica b = broadcasterCore(new CtbcastConfig(N, T, 100, 16, SignedMode.IMMEDIATELY, 50_000, 0));

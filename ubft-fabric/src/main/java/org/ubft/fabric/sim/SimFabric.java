@@ -47,6 +47,12 @@ public final class SimFabric implements Fabric {
         return network;
     }
 
+    /** See {@link SimNetwork#connectionLost}: the node crashed (every twin of it) or refuses this node's connections. */
+    @Override
+    public boolean connectionLost(int node) {
+        return network.connectionLost(localNode, node);
+    }
+
     @Override
     public LocalRegion register(int regionId, int length, Permissions permissions) {
         if (guard.isClosed()) {

@@ -47,6 +47,10 @@ public final class SimNetwork {
     private final Map<Long, LatencyModel> linkLatency = new HashMap<>();
     private final Map<Long, Double> linkDrop = new HashMap<>();
     private final Set<Long> cutLinks = new HashSet<>();
+    /** Links (owner, peer) whose owner refuses the peer's connections ({@link #refuseConnections}). */
+    private final Set<Long> refusedLinks = new HashSet<>();
+    /** Nodes that ran at some time (a node never started has no connection to lose). */
+    private final Set<Integer> opened = new HashSet<>();
     private final Map<Integer, WriteTap> writeTaps = new HashMap<>();
 
     /** Sees each WRITE a node posts, as it posts it, and may change the bytes it writes ({@code data}, in place). */
@@ -103,6 +107,7 @@ public final class SimNetwork {
         }
         SimFabric fabric = new SimFabric(this, nodeId, -1, maxOutstanding);
         nodes.put(nodeId, fabric);
+        opened.add(nodeId);
         return fabric;
     }
 
@@ -125,6 +130,7 @@ public final class SimNetwork {
             throw new FabricException("twin " + twin + " of " + NodeId.toString(nodeId) + " is already running");
         }
         pair[twin] = new SimFabric(this, nodeId, twin, maxOutstanding);
+        opened.add(nodeId);
         return pair[twin];
     }
 
@@ -209,6 +215,30 @@ public final class SimNetwork {
     public SimNetwork dropProbability(int from, int to, double p) {
         linkDrop.put(link(from, to), p);
         return this;
+    }
+
+    /**
+     * Node {@code owner} refuses {@code peer}'s connections ({@code refuse}) or accepts them again, as a process may
+     * close its sockets to one peer: the peer's fabric then reports its connection to {@code owner} lost ({@link
+     * SimFabric#connectionLost}). Operations between them still flow (a partition is {@link #partition}): what a
+     * Byzantine node that refuses connections still sends is its own choice.
+     */
+    public SimNetwork refuseConnections(int owner, int peer, boolean refuse) {
+        if (refuse) {
+            refusedLinks.add(link(owner, peer));
+        } else {
+            refusedLinks.remove(link(owner, peer));
+        }
+        return this;
+    }
+
+    /**
+     * Whether {@code poster}'s connection to {@code owner} is lost, as a tcp fabric shows it: {@code owner} ran and is
+     * down (every twin of it: a killed process's sockets close), or it refuses {@code poster}'s connections. A
+     * partition is silence, not a lost connection.
+     */
+    boolean connectionLost(int poster, int owner) {
+        return refusedLinks.contains(link(owner, poster)) || (opened.contains(owner) && !isUp(owner));
     }
 
     /** Cuts both directions between {@code a} and {@code b}. */

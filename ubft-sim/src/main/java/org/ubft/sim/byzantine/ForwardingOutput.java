@@ -23,6 +23,11 @@ class ForwardingOutput implements ReplicaOutput {
     }
 
     @Override
+    public void signEagerly(boolean on) {
+        real.signEagerly(on);
+    }
+
+    @Override
     public void summaryFormed(long k, DirectBuffer buffer, int offset, int length) {
         real.summaryFormed(k, buffer, offset, length);
     }

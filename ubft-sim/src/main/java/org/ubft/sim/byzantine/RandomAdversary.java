@@ -25,7 +25,9 @@ public final class RandomAdversary {
         SILENT, FORGER, MUTATOR, FLOOD, STOP_AFTER_WILL_COMMIT, EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS,
         CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS,
         /** This and the next ones drawn only by {@link #chooseAny} (adversary-mixed): adversary-random keeps its draws. */
-        ALWAYS_COMPLAIN, FORGED_THEN_GENUINE, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS
+        ALWAYS_COMPLAIN, FORGED_THEN_GENUINE, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS,
+        /** Refuses some replicas' connections while silent, flooding, forging or mutating ({@link RefusesConnections}). */
+        REFUSES_CONNECTIONS
     }
 
     /** How many of the first {@link Kind}s {@link #choose} draws from: those before {@link Kind#ALWAYS_COMPLAIN}. */
@@ -92,12 +94,29 @@ public final class RandomAdversary {
             case FORGED_REQUEST_LEADER -> new ForgedRequestLeader(from);
             case SIGN_EVERYTHING -> new SignEverything(from, false);
             case SIGN_EVERYTHING_NO_LOCKS -> new SignEverything(from, true);
+            case REFUSES_CONNECTIONS -> refusing(random, from, slot);
         };
         chosenSlot = slot;
         kind = k;
         chosen = b;
         slots[slot].activate(b);
         return k;
+    }
+
+    /** Replica {@code slot} refuses a random non-empty set of the others' connections, acting as one of four strategies. */
+    private ByzantineBehaviour refusing(SplittableRandom random, long from, int slot) {
+        long others = ((1L << slots.length) - 1) & ~(1L << slot);
+        long refused;
+        do {
+            refused = random.nextLong() & others;
+        } while (refused == 0);
+        ByzantineBehaviour inner = switch (random.nextInt(4)) {
+            case 0 -> new Silent(from);
+            case 1 -> new SignatureFlood(from, 10_000, true);
+            case 2 -> new Forger(from, 50_000 + random.nextLong(200_000));
+            default -> new FieldMutator(from, 2 + random.nextInt(15));
+        };
+        return new RefusesConnections(inner, from, refused);
     }
 
     /** The Byzantine slot (-1 before {@link #choose}). */

@@ -1,0 +1,82 @@
+package org.ubft.consensus.replica;
+
+import org.agrona.concurrent.NanoClock;
+
+/**
+ * Which peers this replica holds for absent: the fabric lost its connection to the peer and reports it not back
+ * ({@link Replica#onConnectionLost}: a killed process's sockets close at once), and nothing came from the peer for
+ * a quiet period since (the configured slow-path timeout). While some peer is absent the fast path cannot decide at
+ * this replica (it needs every replica's WILL_CERTIFY and WILL_COMMIT, Algorithm 2 lines 25-31, and CTBcast's fast
+ * path every receiver's LOCKED), so the waits that serve only the fast path are skipped: the leader proposes a
+ * request once f followers echoed it ({@link RequestIntake}), a replica certifies a slot as it endorses it (Algorithm
+ * 2, lines 21-22 as printed, {@link Agreement}), and CTBcast signs each message with its LOCK (Algorithm 1, line 4 as
+ * printed, {@link ReplicaOutput#signEagerly}).
+ *
+ * <p>Safety does not depend on this: each of the three is what the algorithms allow at any time; the timeouts they
+ * skip are there to save signatures when every replica answers. What a Byzantine peer can do with it: make this
+ * replica's connection to it fail while it keeps sending, but then it is heard and not absent (a flood or late votes
+ * end the absence at once), so the eager slow path runs only toward a peer that is silent to this replica, whose
+ * votes the fast path would wait for in vain anyway. That peer may still talk to the other replicas: this replica
+ * then signs what it would sign after the timeouts anyway (it hears no vote from the silent peer, so its own slots
+ * and CTBcast messages reach the slow path either way), only earlier. A crashed peer's restart reconnects, and the
+ * fast path's waits come back with its first message.
+ */
+final class Absence {
+    private final int self;
+    private final long quietNanos;
+    private final boolean[] lost;
+    /** When something last came from each peer while its connection was lost; {@link #NEVER} if nothing has. */
+    private final long[] heardAt;
+    private boolean any;
+
+    private static final long NEVER = Long.MIN_VALUE / 4;
+
+    Absence(int n, int self, long quietNanos) {
+        this.self = self;
+        this.quietNanos = quietNanos;
+        this.lost = new boolean[n];
+        this.heardAt = new long[n];
+    }
+
+    /** The fabric's connection to {@code peer} is lost ({@code true}) or back, at {@code now}. */
+    void connectionLost(int peer, boolean isLost, long now) {
+        if (peer != self) {
+            lost[peer] = isLost;
+            heardAt[peer] = NEVER;
+            any = anyAbsent(now);
+        }
+    }
+
+    /** Something came from {@code peer} (an input this replica attributes to it); reads the clock only while lost. */
+    void heard(int peer, NanoClock clock) {
+        if (lost[peer]) {
+            long now = clock.nanoTime();
+            heardAt[peer] = now;
+            any = anyAbsent(now);
+        }
+    }
+
+    /** Re-evaluates {@link #any} at the replica's tick. */
+    void tick(long now) {
+        any = anyAbsent(now);
+    }
+
+    private boolean anyAbsent(long now) {
+        for (int p = 0; p < lost.length; p++) {
+            if (lost[p] && now - heardAt[p] >= quietNanos) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether some peer is absent (as of the last tick or change). */
+    boolean any() {
+        return any;
+    }
+
+    /** Whether {@code peer} is absent (as of now). */
+    boolean absent(int peer, long now) {
+        return lost[peer] && now - heardAt[peer] >= quietNanos;
+    }
+}

@@ -1,0 +1,59 @@
+package org.ubft.sim.byzantine;
+
+import org.junit.jupiter.api.Test;
+import org.ubft.sim.scenario.ByzantineScenarios;
+import org.ubft.sim.scenario.RunResult;
+import org.ubft.sim.scenario.Scenarios;
+import org.ubft.sim.scenario.Simulator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A Byzantine follower that refuses the correct replicas' connections ({@link RefusesConnections}: their fabrics
+ * report it lost) attacks consensus's Absence, which skips the fast path's waits for a peer that is lost and quiet.
+ * Flooding while refusing, it is heard and never held absent: the correct replicas keep their waits and it slows the
+ * clients no more than {@code byz-signature-flood} bounds a flood (twice a merely silent follower). Silent while
+ * refusing, it is absent, and the correct replicas stop waiting for its votes: the clients are served faster than
+ * with a silent follower whose connections hold.
+ */
+class RefusesConnectionsTest {
+    @Test
+    void aFlooderThatRefusesConnectionsIsNeverHeldAbsent() {
+        assertTrue(Scenarios.ALL.contains(ByzantineScenarios.REFUSING_FLOODER));
+        for (long seed = 1; seed <= 2; seed++) {
+            ByzProbe p = new ByzProbe(ByzantineScenarios.REFUSING_FLOODER, seed);
+            RunResult silent = Simulator.run(ByzantineScenarios.SILENT_FOLLOWER, seed);
+            String where = p + "\nsilent follower: " + silent.measures();
+            System.out.println("byz-refusing-flooder seed " + seed + ": " + p.result.measures() + "; silent follower: "
+                + silent.measures());
+            assertTrue(p.result.ok(), where);
+            assertTrue(p.behaviour().actions() > 0, "it refused no connection: " + where);
+            assertTrue(((RefusesConnections) p.behaviour()).inner().actions() > 0, "it flooded nothing: " + where);
+            for (int r = 0; r < 2; r++) {
+                assertEquals(0, p.counter(r, "certified_at_endorsement"), "held absent: " + where);
+                assertEquals(0, p.counter(r, "proposed_on_f_echoes"), "held absent: " + where);
+            }
+            assertTrue(p.result.measures().clientP50Nanos() <= 2 * silent.measures().clientP50Nanos(), where);
+        }
+    }
+
+    @Test
+    void aSilentFollowerThatRefusesConnectionsIsNotWaitedFor() {
+        assertTrue(Scenarios.ALL.contains(ByzantineScenarios.REFUSING_SILENT_FOLLOWER));
+        for (long seed = 1; seed <= 2; seed++) {
+            ByzProbe p = new ByzProbe(ByzantineScenarios.REFUSING_SILENT_FOLLOWER, seed);
+            RunResult silent = Simulator.run(ByzantineScenarios.SILENT_FOLLOWER, seed);
+            String where = p + "\nsilent follower: " + silent.measures();
+            System.out.println("byz-refusing-silent-follower seed " + seed + ": " + p.result.measures()
+                + "; silent follower: " + silent.measures());
+            assertTrue(p.result.ok(), where);
+            for (int r = 0; r < 2; r++) {
+                assertTrue(p.counter(r, "certified_at_endorsement") > 0, "never held absent: " + where);
+            }
+            assertTrue(p.counter(0, "proposed_on_f_echoes") > 0, where);
+            assertTrue(2 * p.result.measures().clientP50Nanos() < silent.measures().clientP50Nanos(),
+                "not served faster than with a silent follower whose connections hold: " + where);
+        }
+    }
+}
