@@ -26,7 +26,10 @@ public final class RandomAdversary {
         CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, SILENT_AT_VIEW_CHANGE, AMNESIAC_FORGETS, AMNESIAC_FORKS,
         /** This and the next ones drawn only by {@link #chooseAny} (adversary-mixed): adversary-random keeps its draws. */
         ALWAYS_COMPLAIN, FORGED_THEN_GENUINE, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS,
-        /** Refuses some replicas' connections while silent, flooding, forging or mutating ({@link RefusesConnections}). */
+        /**
+         * Refuses some replicas' connections while silent, flooding, forging or mutating ({@link RefusesConnections});
+         * drawn only by {@link #chooseRefusing} (adversary-refusing), so that the other scenarios keep their draws.
+         */
         REFUSES_CONNECTIONS
     }
 
@@ -60,13 +63,21 @@ public final class RandomAdversary {
         return choose(random, from, CLASSIC_KINDS);
     }
 
-    /** As {@link #choose}, drawing from every {@link Kind}. */
+    /** As {@link #choose}, drawing from every {@link Kind} but {@link Kind#REFUSES_CONNECTIONS}. */
     public Kind chooseAny(SplittableRandom random, long from) {
-        return choose(random, from, Kind.values().length);
+        return choose(random, from, Kind.REFUSES_CONNECTIONS.ordinal());
+    }
+
+    /** As {@link #choose}, always {@link Kind#REFUSES_CONNECTIONS} (its slot, refused peers and inner strategy drawn). */
+    public Kind chooseRefusing(SplittableRandom random, long from) {
+        return choose(random, from, Kind.REFUSES_CONNECTIONS);
     }
 
     private Kind choose(SplittableRandom random, long from, int kinds) {
-        Kind k = Kind.values()[random.nextInt(kinds)];
+        return choose(random, from, Kind.values()[random.nextInt(kinds)]);
+    }
+
+    private Kind choose(SplittableRandom random, long from, Kind k) {
         int slot = switch (k) {
             case EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL,
                 AMNESIAC_FORKS, FORGED_REQUEST_LEADER -> 0;

@@ -46,7 +46,26 @@ public final class AdversaryScenarios {
         .withBehaviours(() -> new RandomAdversary(3).slots())
         .withClientBehaviours(() -> new org.ubft.sim.ClientBehaviour[] {new RandomClient(2 * MS)});
 
+    /**
+     * {@link #RANDOM}'s faults with a Byzantine replica that refuses a random set of the others' connections (their
+     * fabrics report it lost) while it is silent, floods, forges or mutates ({@link RandomAdversary#chooseRefusing}):
+     * consensus's Absence must hold a sending peer present and a silent one absent, under lossy links, partitions,
+     * pauses and memory-node crashes.
+     */
+    public static final Scenario REFUSING = Scenario.of("adversary-refusing",
+        "adversary-random's faults, and a Byzantine replica that refuses a random set of the others' connections"
+            + " (their fabrics report it lost) while silent, flooding, forging or mutating",
+        (c, r) -> plan(c, r, Mode.REFUSING))
+        .withOptions(r -> r.nextBoolean() ? SimOptions.defaults().withKv(4 + r.nextInt(5)) : SimOptions.defaults())
+        .withBehaviours(() -> new RandomAdversary(3).slots());
+
+    private enum Mode { CLASSIC, MIXED, REFUSING }
+
     private static Plan plan(SimCluster c, SplittableRandom r, boolean mixed) {
+        return plan(c, r, mixed ? Mode.MIXED : Mode.CLASSIC);
+    }
+
+    private static Plan plan(SimCluster c, SplittableRandom r, Mode mode) {
         int n = c.cluster().n();
         long gst = between(r, 10 * MS, 40 * MS);
         if (r.nextBoolean()) {
@@ -56,7 +75,11 @@ public final class AdversaryScenarios {
         }
         RandomAdversary adversary = ((RandomAdversary.Slot) c.behaviour(0)).adversary();
         long from = between(r, 2 * MS, 8 * MS);
-        RandomAdversary.Kind kind = mixed ? adversary.chooseAny(r, from) : adversary.choose(r, from);
+        RandomAdversary.Kind kind = switch (mode) {
+            case MIXED -> adversary.chooseAny(r, from);
+            case REFUSING -> adversary.chooseRefusing(r, from);
+            default -> adversary.choose(r, from);
+        };
         int byz = adversary.chosenSlot();
         if (kind == RandomAdversary.Kind.AMNESIAC_FORGETS || kind == RandomAdversary.Kind.AMNESIAC_FORKS) {
             long crash = between(r, from, Math.max(from, gst - 4 * MS));

@@ -254,7 +254,7 @@ public final class Scenarios {
         KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART, KV_REDIS_ALL_CORRECT,
         KV_REDIS_LEADER_CRASH, KV_REDIS_FOLLOWER_CRASH_RESTART, KV_REDIS_CLOCK_SKEW, KV_REDIS_BYZ_CLOCK),
         ByzantineScenarios.ALL.stream(), TimeScenarios.ALL.stream(),
-        Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED),
+        Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED, AdversaryScenarios.REFUSING),
         TwinsScenarios.SAMPLE.stream())
         .flatMap(s -> s).toList();
 

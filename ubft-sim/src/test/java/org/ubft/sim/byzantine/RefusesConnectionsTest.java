@@ -56,4 +56,28 @@ class RefusesConnectionsTest {
                 "not served faster than with a silent follower whose connections hold: " + where);
         }
     }
+
+    /** adversary-refusing: the refusal combined with every inner strategy and adversary-random's faults. */
+    @Test
+    void aSampleOfRefusingAdversariesIsSafeAndLive() {
+        assertTrue(Scenarios.ALL.contains(org.ubft.sim.scenario.AdversaryScenarios.REFUSING));
+        java.util.Set<String> inner = new java.util.TreeSet<>();
+        int heldAbsent = 0;
+        for (long seed = 1; seed <= 30; seed++) {
+            ByzProbe p = new ByzProbe(org.ubft.sim.scenario.AdversaryScenarios.REFUSING, seed);
+            assertTrue(p.result.ok(), () -> p.result.replayCommand("adversary-refusing.trace") + ": "
+                + p.result.violations().kept() + "\n" + p);
+            assertTrue(p.result.accepted() == p.result.submitted(), "seed " + seed + ": " + p);
+            RefusesConnections b = (RefusesConnections) p.behaviour();
+            inner.add(b.inner().name());
+            for (int r = 0; r < 3; r++) {
+                if (r != p.adversary().chosenSlot() && p.counter(r, "certified_at_endorsement") > 0) {
+                    heldAbsent++;
+                    break;
+                }
+            }
+        }
+        assertEquals(java.util.Set.of("silent", "signature-flood", "forger", "field-mutator"), inner, "inner strategies drawn");
+        assertTrue(heldAbsent > 0, "no correct replica ever held the refusing replica absent");
+    }
 }
