@@ -24,6 +24,9 @@ import org.agrona.concurrent.NanoClock;
 final class Absence {
     private final int self;
     private final long quietNanos;
+    private final ReplicaOutput out;
+    /** What {@link ReplicaOutput#signEagerly} was last told. */
+    private boolean signingEagerly;
     private final boolean[] lost;
     /** When something last came from each peer while its connection was lost; {@link #NEVER} if nothing has. */
     private final long[] heardAt;
@@ -31,9 +34,10 @@ final class Absence {
 
     private static final long NEVER = Long.MIN_VALUE / 4;
 
-    Absence(int n, int self, long quietNanos) {
+    Absence(int n, int self, long quietNanos, ReplicaOutput out) {
         this.self = self;
         this.quietNanos = quietNanos;
+        this.out = out;
         this.lost = new boolean[n];
         this.heardAt = new long[n];
     }
@@ -43,7 +47,7 @@ final class Absence {
         if (peer != self) {
             lost[peer] = isLost;
             heardAt[peer] = NEVER;
-            any = anyAbsent(now);
+            update(anyAbsent(now));
         }
     }
 
@@ -52,13 +56,22 @@ final class Absence {
         if (lost[peer]) {
             long now = clock.nanoTime();
             heardAt[peer] = now;
-            any = anyAbsent(now);
+            update(anyAbsent(now));
         }
     }
 
     /** Re-evaluates {@link #any} at the replica's tick. */
     void tick(long now) {
-        any = anyAbsent(now);
+        update(anyAbsent(now));
+    }
+
+    /** Sets {@link #any}; CTBcast signs with LOCK while it holds ({@link ReplicaOutput#signEagerly}). */
+    private void update(boolean absent) {
+        any = absent;
+        if (absent != signingEagerly) {
+            signingEagerly = absent;
+            out.signEagerly(absent);
+        }
     }
 
     private boolean anyAbsent(long now) {

@@ -213,7 +213,7 @@ final class Agreement {
             counters.drop(Drop.INVALID_PREPARE);
             return;
         }
-        if (time.refuses(v, p.mustPropose(s), slots.decided[i], empty, BatchFormat.time(buffer, at),
+        if (time.refuses(v, s, p.mustPropose(s), slots.decided[i], empty, BatchFormat.time(buffer, at),
             host.executedTime())) {
             // a new proposal whose time goes back or runs ahead of this replica's clock (BatchTime): recorded in
             // state[p] above like any valid PREPARE, but never endorsed here (a re-proposal is not checked: it keeps

@@ -5,8 +5,8 @@ import java.util.function.LongSupplier;
 /**
  * Replicated time (docs/design.md, "Replicated time"): the leader stamps each new batch with its clock, never below a
  * time it proposed or executed before; a follower endorses a new proposal only if its time does not go back (below the
- * time it executed, or below the leader's earlier new proposals of this view) and does not run ahead of the
- * follower's own clock by more than {@code bound} milliseconds. Execution never takes the time back either: a batch
+ * time it executed, or out of slot order with the leader's other new proposals of this view, {@link #acceptNew}) and
+ * does not run ahead of the follower's own clock by more than {@code bound} milliseconds. Execution never takes the time back either: a batch
  * executes at the larger of its time and the time executed before ({@link Executor}).
  *
  * <p>Only new proposals are checked: a batch re-proposed in a NEW_VIEW (MustPropose names its digest), the empty
@@ -24,9 +24,13 @@ final class BatchTime {
     private long boundMillis = DEFAULT_BOUND_MILLIS;
     /** Leader: the largest time it proposed (new or re-proposed), so that its stamps never go back. */
     private long proposed;
-    /** Follower: the view of {@link #accepted} and the largest time of a new proposal endorsed in it. */
+    /**
+     * Follower: the view of {@link #accepted}, and the time and slot of the highest-numbered new proposal endorsed in
+     * it (a correct leader's stamps grow with the slot, so its time is also the largest).
+     */
     private long acceptedView = -1;
     private long accepted;
+    private long acceptedSlot;
 
     /** The replica's wall clock (milliseconds since the epoch) and the bound on how far ahead a batch's time may be. */
     void configure(LongSupplier wallClockMillis, long boundMillis) {
@@ -61,25 +65,38 @@ final class BatchTime {
      * Follower: whether a valid PREPARE of {@code view} must not be endorsed for its time: a new proposal (view 0, or
      * MustPropose leaves the slot Any), not ⊥, not decided here, whose time {@link #acceptNew} refuses.
      */
-    boolean refuses(long view, int mustPropose, boolean decided, boolean empty, long t, long executed) {
-        return !decided && !empty && (view == 0 || mustPropose == PeerState.NONE) && !acceptNew(view, t, executed);
+    boolean refuses(long view, long slot, int mustPropose, boolean decided, boolean empty, long t, long executed) {
+        return !decided && !empty && (view == 0 || mustPropose == PeerState.NONE)
+            && !acceptNew(view, slot, t, executed);
     }
 
     /**
-     * Follower: whether a new proposal of time {@code t} in {@code view} may be endorsed, given the time executed
-     * here; records it if so.
+     * Follower: whether a new proposal of time {@code t} for {@code slot} in {@code view} may be endorsed, given the
+     * time executed here; records it if so. Its time must not go back below the time executed here, nor run ahead of
+     * this replica's clock by more than the bound, and it must keep the order of the leader's stamps with the
+     * highest-numbered proposal endorsed in this view: not below that proposal's time for a later slot, not above it
+     * for an earlier one. An earlier slot comes after a later one when this replica skipped part of the leader's stream
+     * by a summary and fetched the earlier batch afterwards (GapRecovery); checking it against the later slot's time
+     * as a floor refused every such batch of a correct leader (both followers behind under overload: a slot neither
+     * endorsed, the pipeline stalled until the request timeout changed the view).
      */
-    boolean acceptNew(long view, long t, long executed) {
-        long floor = Math.max(executed, acceptedView == view ? accepted : 0);
+    boolean acceptNew(long view, long slot, long t, long executed) {
         // t - now <= bound, without overflow (t and now are both non-negative)
-        if (t < floor || t - now() > boundMillis) {
+        if (t < executed || t - now() > boundMillis) {
             return false;
         }
         if (acceptedView != view) {
             acceptedView = view;
+            acceptedSlot = slot;
             accepted = t;
-        } else {
-            accepted = Math.max(accepted, t);
+        } else if (slot >= acceptedSlot) {
+            if (t < accepted) {
+                return false;
+            }
+            acceptedSlot = slot;
+            accepted = t;
+        } else if (t > accepted) {
+            return false;
         }
         return true;
     }

@@ -470,7 +470,7 @@ final class GapRecovery {
         if (leader.prepared(s, view) && slots.prepView[i] != view && Arrays.equals(leader.prepareDigest,
             leader.index(s) * DIGEST_BYTES, leader.index(s) * DIGEST_BYTES + DIGEST_BYTES, digest, 0, DIGEST_BYTES)) {
             // the summary certified that the leader prepared exactly this batch (CTBcast agreement): as if delivered
-            if (time.refuses(view, leader.mustPropose(s), slots.decided[i], BatchFormat.count(buffer, at) == 0,
+            if (time.refuses(view, s, leader.mustPropose(s), slots.decided[i], BatchFormat.count(buffer, at) == 0,
                 BatchFormat.time(buffer, at), host.executedTime())) {
                 counters.drop(Drop.BAD_TIME); // a new proposal whose time the PREPARE's own check refuses (Agreement)
                 return;

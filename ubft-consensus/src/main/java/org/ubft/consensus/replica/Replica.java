@@ -81,8 +81,6 @@ public final class Replica {
     private final CtbcastOutbox outbox;
     private final RequestIntake intake;
     private final Absence absence;
-    /** What {@link ReplicaOutput#signEagerly} was last told. */
-    private boolean signingEagerly;
     private final Executor executor;
     private final Proposer proposer;
     private final Agreement agreement;
@@ -142,7 +140,7 @@ public final class Replica {
                 }
             });
         executor = new Executor(config, self, app, out, counters, clock, budget, stages);
-        absence = new Absence(n, self, config.slowPathTimeoutNanos());
+        absence = new Absence(n, self, config.slowPathTimeoutNanos(), out);
         intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, absence,
             hooks);
         views = new ViewChange(config, self, peers, slots, checks, this.crypto, budget, out, counters, clock, executor,
@@ -248,7 +246,6 @@ public final class Replica {
         if (peer >= 0 && peer < n && peer != self) {
             peers[peer].connectionLost = lost;
             absence.connectionLost(peer, lost, clock.nanoTime());
-            signEagerly();
         }
     }
 
@@ -256,14 +253,6 @@ public final class Replica {
     private void heard(int from) {
         if (from >= 0 && from < n) {
             absence.heard(from, clock);
-        }
-    }
-
-    /** CTBcast signs with LOCK while a peer is absent ({@link Absence}, {@link ReplicaOutput#signEagerly}). */
-    private void signEagerly() {
-        if (absence.any() != signingEagerly) {
-            signingEagerly = absence.any();
-            out.signEagerly(signingEagerly);
         }
     }
 
@@ -392,7 +381,6 @@ public final class Replica {
 
     private int timers(long now) {
         absence.tick(now);
-        signEagerly();
         int work = summaries.timers(now) + gaps.askForBatches(now);
         if (views.changingView()) {
             views.trySeal();

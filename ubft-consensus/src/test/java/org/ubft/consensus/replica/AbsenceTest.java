@@ -88,7 +88,30 @@ class AbsenceTest {
     @Test
     void absenceNeedsALostConnectionAndAQuietPeriod() {
         long quiet = 1_000;
-        Absence a = new Absence(3, 0, quiet);
+        boolean[] eager = new boolean[1];
+        Absence a = new Absence(3, 0, quiet, new ReplicaOutput() {
+            @Override
+            public long ctbcast(org.agrona.DirectBuffer b, int o, int l) {
+                return 0;
+            }
+
+            @Override
+            public void tbcast(org.agrona.DirectBuffer b, int o, int l) {
+            }
+
+            @Override
+            public void send(int r, org.agrona.DirectBuffer b, int o, int l) {
+            }
+
+            @Override
+            public void reply(int c, org.agrona.DirectBuffer b, int o, int l) {
+            }
+
+            @Override
+            public void signEagerly(boolean on) {
+                eager[0] = on;
+            }
+        });
         long[] now = {10_000};
         org.agrona.concurrent.NanoClock clock = () -> now[0];
         a.heard(1, clock);
@@ -96,9 +119,11 @@ class AbsenceTest {
         assertFalse(a.any(), "a connected peer is not absent");
         a.connectionLost(1, true, now[0]);
         assertTrue(a.any(), "lost, nothing heard since: absent at once");
+        assertTrue(eager[0], "CTBcast told to sign with LOCK");
         now[0] += 10;
         a.heard(1, clock);
         assertFalse(a.any(), "heard after the loss: not absent");
+        assertFalse(eager[0], "CTBcast told to wait for the timeout again");
         now[0] += quiet - 1;
         a.tick(now[0]);
         assertFalse(a.any(), "within the quiet period");
@@ -109,6 +134,7 @@ class AbsenceTest {
         assertFalse(a.absent(2, now[0]));
         a.connectionLost(1, false, now[0]);
         assertFalse(a.any(), "back");
+        assertFalse(eager[0]);
         a.connectionLost(0, true, now[0]);
         assertFalse(a.any(), "this replica itself is never absent");
     }
