@@ -5,7 +5,8 @@ import org.agrona.concurrent.NanoClock;
 /**
  * Which peers this replica holds for absent: the fabric lost its connection to the peer and reports it not back
  * ({@link Replica#onConnectionLost}: a killed process's sockets close at once), and nothing came from the peer for
- * a quiet period since (the configured slow-path timeout). While some peer is absent the fast path cannot decide at
+ * a quiet period since (four configured slow-path timeouts, at least {@link #MIN_QUIET_NANOS}; anything valid on the
+ * links counts, {@link Replica#onHeard}, so that a flood dropped before consensus sees it counts too). While some peer is absent the fast path cannot decide at
  * this replica (it needs every replica's WILL_CERTIFY and WILL_COMMIT, Algorithm 2 lines 25-31, and CTBcast's fast
  * path every receiver's LOCKED), so the waits that serve only the fast path are skipped: the leader proposes a
  * request once f followers echoed it ({@link RequestIntake}), a replica certifies a slot as it endorses it (Algorithm
@@ -28,11 +29,12 @@ final class Absence {
     /** What {@link ReplicaOutput#signEagerly} was last told. */
     private boolean signingEagerly;
     private final boolean[] lost;
-    /** When something last came from each peer while its connection was lost; {@link #NEVER} if nothing has. */
+    /** When something last came from each peer while its connection was lost (the loss itself counts as heard). */
     private final long[] heardAt;
     private boolean any;
 
-    private static final long NEVER = Long.MIN_VALUE / 4;
+    /** The shortest quiet period: a live peer's link traffic (messages, acknowledgements) has gaps far shorter. */
+    static final long MIN_QUIET_NANOS = 5_000_000;
 
     Absence(int n, int self, long quietNanos, ReplicaOutput out) {
         this.self = self;
@@ -46,7 +48,7 @@ final class Absence {
     void connectionLost(int peer, boolean isLost, long now) {
         if (peer != self) {
             lost[peer] = isLost;
-            heardAt[peer] = NEVER;
+            heardAt[peer] = now; // the quiet period starts with the loss: a peer that still sends is never absent
             update(anyAbsent(now));
         }
     }

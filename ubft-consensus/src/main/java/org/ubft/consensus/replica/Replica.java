@@ -140,7 +140,7 @@ public final class Replica {
                 }
             });
         executor = new Executor(config, self, app, out, counters, clock, budget, stages);
-        absence = new Absence(n, self, config.slowPathTimeoutNanos(), out);
+        absence = new Absence(n, self, Math.max(Absence.MIN_QUIET_NANOS, 4 * config.slowPathTimeoutNanos()), out);
         intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, absence,
             hooks);
         views = new ViewChange(config, self, peers, slots, checks, this.crypto, budget, out, counters, clock, executor,
@@ -247,6 +247,11 @@ public final class Replica {
             peers[peer].connectionLost = lost;
             absence.connectionLost(peer, lost, clock.nanoTime());
         }
+    }
+
+    /** Something came from {@code peer} on the links (the runtime's report): it is not absent ({@link Absence}). */
+    public void onHeard(int peer) {
+        heard(peer);
     }
 
     /** Something came from {@code from}: it is not absent ({@link Absence}). */

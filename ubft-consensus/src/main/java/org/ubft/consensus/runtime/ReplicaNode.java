@@ -80,6 +80,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private final boolean[] equivocationReported;
     /** Peers the replica was last told this node's connection to is lost ({@link #reportConnections}). */
     private final boolean[] connectionLostReported;
+    /** Per peer: its valid link envelopes counted when last looked at, while its connection is reported lost. */
+    private final long[] heardEnvelopes;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
     /** This replica's checkpoints and executed batches, kept for a restart; null: not kept. */
@@ -177,6 +179,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.self = self;
         this.equivocationReported = new boolean[cluster.n()];
         this.connectionLostReported = new boolean[cluster.n()];
+        this.heardEnvelopes = new long[cluster.n()];
         this.fabric = fabric;
         this.clock = clock;
         cycleClock.update(clock.nanoTime());
@@ -384,6 +387,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         // the client links share the router that CTBcast's links poll: one fabric poll a cycle
         int work = ctbcast.doWork() + clientLinks.doWorkRouterPolled() + replica.doWork();
         work += checks.doWork();
+        reportHeard();
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
         // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
         work += ctbcast.deliverOwn();
@@ -416,6 +420,24 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         }
     }
 
+    /**
+     * Tells the replica when a peer whose connection is reported lost sent anything valid on the links since the last
+     * look (a message, an acknowledgement): it is not absent ({@code Absence}), even if what it sent is dropped before
+     * the replica sees it (a flood of bad signatures is dropped by the checks off the agent thread). Nothing to do
+     * while every connection holds.
+     */
+    private void reportHeard() {
+        for (int p = 0; p < heardEnvelopes.length; p++) {
+            if (connectionLostReported[p]) {
+                long received = ctbcast.links().envelopesReceived(p);
+                if (received != heardEnvelopes[p]) {
+                    heardEnvelopes[p] = received;
+                    replica.onHeard(p);
+                }
+            }
+        }
+    }
+
     /** Tells the replica when the fabric's connection to a peer is lost or back ({@link Fabric#connectionLost}). */
     private void reportConnections() {
         for (int p = 0; p < connectionLostReported.length; p++) {
@@ -423,6 +445,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
                 boolean lost = fabric.connectionLost(NodeId.replica(p));
                 if (lost != connectionLostReported[p]) {
                     connectionLostReported[p] = lost;
+                    heardEnvelopes[p] = ctbcast.links().envelopesReceived(p);
                     replica.onConnectionLost(p, lost);
                 }
             }

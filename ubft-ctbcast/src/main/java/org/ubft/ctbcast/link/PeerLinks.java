@@ -85,6 +85,8 @@ public final class PeerLinks {
 
     private long envelopesSent;
     private long envelopesReceived;
+    /** Valid envelopes received from each member (a sign of life, acknowledgements included). */
+    private final long[] receivedFrom;
     private long ackEnvelopes;
     private long malformed;
     private long unknownStream;
@@ -129,6 +131,7 @@ public final class PeerLinks {
         this.senders = new TailChannelSender[n];
         this.receivers = new TailChannelReceiver[n];
         this.handlers = new TailMessageHandler[n];
+        this.receivedFrom = new long[n];
         for (int p = 0; p < n; p++) {
             if (p == self) {
                 continue;
@@ -359,6 +362,7 @@ public final class PeerLinks {
             return;
         }
         envelopesReceived++;
+        receivedFrom[from]++;
         entry = e.firstAck();
         for (int i = 0; i < acks; i++, entry = e.nextAck(entry)) {
             streamFor(e.ackStream(entry)).onAck(from, e.ackBase(entry), buffer, Envelope.ackBitmap(entry), e.ackWords(entry));
@@ -437,6 +441,11 @@ public final class PeerLinks {
     /** Valid envelopes received and dispatched. */
     public long envelopesReceived() {
         return envelopesReceived;
+    }
+
+    /** Valid envelopes received from member {@code member} (acknowledgements included): a sign of its life. */
+    public long envelopesReceived(int member) {
+        return receivedFrom[member];
     }
 
     /** Standalone ACK envelopes sent. */

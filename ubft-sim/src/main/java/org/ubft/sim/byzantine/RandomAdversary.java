@@ -127,7 +127,7 @@ public final class RandomAdversary {
             case 2 -> new Forger(from, 50_000 + random.nextLong(200_000));
             default -> new FieldMutator(from, 2 + random.nextInt(15));
         };
-        return new RefusesConnections(inner, from, refused);
+        return new RefusesConnections(inner, from, refused, random.nextBoolean());
     }
 
     /** The Byzantine slot (-1 before {@link #choose}). */

@@ -14,19 +14,31 @@ import java.util.List;
  * SimNetwork#refuseConnections}) while it acts as {@code inner} does: it keeps sending what {@code inner} sends. It
  * attacks consensus's {@code Absence}, which skips the fast path's waits for a peer whose connection is lost and which
  * sent nothing for a while: a flooding {@code inner} must not be held absent (each correct replica would then sign its
- * slots eagerly under the flood), a silent one may be (its votes would never come).
+ * slots eagerly under the flood), even when everything it sends is dropped before consensus sees it. With {@code mute}
+ * it also cuts its links to them ({@code SimNetwork#partition}: nothing of it reaches them, as from a crashed process,
+ * until a heal), and then it may be held absent.
  */
 public final class RefusesConnections extends ByzantineBehaviour {
     private final ByzantineBehaviour inner;
     private final long from;
     /** Bit r set: replica r's connections are refused. */
     private final long refused;
+    private final boolean mute;
+    private final boolean refuse;
 
-    public RefusesConnections(ByzantineBehaviour inner, long from, long refused) {
-        super("refuses-connections-" + Long.toBinaryString(refused));
+    public RefusesConnections(ByzantineBehaviour inner, long from, long refused, boolean mute) {
+        this(inner, from, refused, mute, true);
+    }
+
+    /** With {@code refuse} false it only goes mute (if asked): the same schedule with every connection held. */
+    public RefusesConnections(ByzantineBehaviour inner, long from, long peers, boolean mute, boolean refuse) {
+        super((mute ? "mute-" : "") + (refuse ? "refuses-connections-" : "keeps-connections-")
+            + Long.toBinaryString(peers));
         this.inner = inner;
         this.from = from;
-        this.refused = refused;
+        this.refused = peers;
+        this.mute = mute;
+        this.refuse = refuse;
     }
 
     /** The wrapped strategy. */
@@ -46,7 +58,10 @@ public final class RefusesConnections extends ByzantineBehaviour {
         slot.network().schedule(Math.max(0, from - slot.now()), () -> {
             for (int r = 0; r < 64; r++) {
                 if ((refused & (1L << r)) != 0 && r != slot.replica()) {
-                    slot.network().refuseConnections(self, NodeId.replica(r), true);
+                    slot.network().refuseConnections(self, NodeId.replica(r), refuse);
+                    if (mute) {
+                        slot.network().partition(self, NodeId.replica(r));
+                    }
                     acted();
                 }
             }

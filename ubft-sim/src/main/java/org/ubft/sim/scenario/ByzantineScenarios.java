@@ -343,21 +343,22 @@ public final class ByzantineScenarios {
     /**
      * A follower that refuses the correct replicas' connections (their fabrics report it lost) and floods them as
      * {@link #SIGNATURE_FLOOD} does: it keeps sending, so consensus's Absence never holds it absent and the correct
-     * replicas keep the fast path's waits (signing every slot eagerly under the flood is what it would want).
+     * replicas keep the fast path's waits (signing every slot eagerly under the flood is what it would want), though
+     * its flood is dropped before consensus sees it (the runtime reports any valid link envelope of a lost peer).
      */
     public static final Scenario REFUSING_FLOODER = byz("byz-refusing-flooder", "a follower refuses the other"
         + " replicas' connections (their fabrics report it lost) from 5 ms on and floods them as byz-signature-flood"
         + " does: it is heard, so never held absent", 2,
-        () -> new RefusesConnections(new SignatureFlood(FROM, FLOOD_PERIOD, true), FROM, 0b011));
+        () -> new RefusesConnections(new SignatureFlood(FROM, FLOOD_PERIOD, true), FROM, 0b011, false));
 
     /**
-     * A follower that refuses the correct replicas' connections and sends no consensus message: it is absent, and the
-     * correct replicas skip the waits that serve only the fast path (proposal on f echoes, CERTIFY at endorsement,
-     * CTBcast SIGNED with LOCK), which its votes would never end.
+     * A follower that refuses the correct replicas' connections and cuts its links to them (mute, as a crashed process
+     * is): it is absent, and the correct replicas skip the waits that serve only the fast path (proposal on f echoes,
+     * CERTIFY at endorsement, CTBcast SIGNED with LOCK), which its votes would never end.
      */
-    public static final Scenario REFUSING_SILENT_FOLLOWER = byz("byz-refusing-silent-follower", "a follower refuses"
-        + " the other replicas' connections and sends no consensus message from 5 ms on: held absent, the others skip"
-        + " the fast path's waits", 2, () -> new RefusesConnections(new Silent(FROM), FROM, 0b011));
+    public static final Scenario REFUSING_MUTE_FOLLOWER = byz("byz-refusing-mute-follower", "a follower refuses"
+        + " the other replicas' connections and cuts its links to them from 5 ms on: held absent, the others skip the"
+        + " fast path's waits", 2, () -> new RefusesConnections(new Silent(FROM), FROM, 0b011, true));
 
     /**
      * A flood of the requests replicas answer from what they hold (batches, shares), by the leader of view 0: each
@@ -414,5 +415,5 @@ public final class ByzantineScenarios {
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
-        GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_SILENT_FOLLOWER);
+        GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER);
 }
