@@ -76,12 +76,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
      */
     private final CachedNanoClock cycleClock = new CachedNanoClock();
     private long nextHoleCheck;
-    /** Peers whose proven equivocation the replica was told of ({@link #reportEquivocations}). */
-    private final boolean[] equivocationReported;
-    /** Peers the replica was last told this node's connection to is lost ({@link #reportConnections}). */
-    private final boolean[] connectionLostReported;
-    /** Per peer: its valid link envelopes counted when last looked at, while its connection is reported lost. */
-    private final long[] heardEnvelopes;
+    /** Equivocations, lost connections and signs of life of the peers, reported to the replica. */
+    private final PeerHints hints;
     /** This replica's own stream, kept for a restart ({@link #startAt(long, OwnStreamLog)}); null: not kept. */
     private OwnStreamLog ownLog;
     /** This replica's checkpoints and executed batches, kept for a restart; null: not kept. */
@@ -177,9 +173,6 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             throw new IllegalArgumentException("replica config for n = " + config.n() + ", cluster of " + cluster.n());
         }
         this.self = self;
-        this.equivocationReported = new boolean[cluster.n()];
-        this.connectionLostReported = new boolean[cluster.n()];
-        this.heardEnvelopes = new long[cluster.n()];
         this.fabric = fabric;
         this.clock = clock;
         cycleClock.update(clock.nanoTime());
@@ -213,6 +206,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         this.checks = new OffThreadChecks(replica, config, self);
         // a broadcaster's SIGNED checks within its budget: one that withholds its LOCKs and floods its stream waits
         ctbcast.core().signedCheckBudget(replica::takeStreamCheck);
+        this.hints = new PeerHints(cluster.n(), self, replica, fabric, ctbcast.core(), ctbcast.links());
         this.transfer = StateTransferBridge.attach(replica, output,
             StateTransferBridge.config(config, app.maxSnapshotBytes()), cycleClock, self);
     }
@@ -387,7 +381,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         // the client links share the router that CTBcast's links poll: one fabric poll a cycle
         int work = ctbcast.doWork() + clientLinks.doWorkRouterPolled() + replica.doWork();
         work += checks.doWork();
-        reportHeard();
+        hints.reportHeard();
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
         // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
         work += ctbcast.deliverOwn();
@@ -404,52 +398,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         if (now - nextHoleCheck >= 0) {
             nextHoleCheck = now + HOLE_CHECK_NANOS;
             work += fifo.askForHoles(now, holeNanos, holeRequests);
-            reportEquivocations();
-            reportConnections();
+            hints.reportEquivocations();
+            hints.reportConnections();
         }
         return work;
-    }
-
-    /** Tells the replica, once per peer, that CTBcast proved the peer Byzantine (Algorithm 1, line 34). */
-    private void reportEquivocations() {
-        for (int p = 0; p < equivocationReported.length; p++) {
-            if (p != self && !equivocationReported[p] && ctbcast.core().receiver(p).equivocationProven()) {
-                equivocationReported[p] = true;
-                replica.onEquivocationProven(p);
-            }
-        }
-    }
-
-    /**
-     * Tells the replica when a peer whose connection is reported lost sent anything valid on the links since the last
-     * look (a message, an acknowledgement): it is not absent ({@code Absence}), even if what it sent is dropped before
-     * the replica sees it (a flood of bad signatures is dropped by the checks off the agent thread). Nothing to do
-     * while every connection holds.
-     */
-    private void reportHeard() {
-        for (int p = 0; p < heardEnvelopes.length; p++) {
-            if (connectionLostReported[p]) {
-                long received = ctbcast.links().envelopesReceived(p);
-                if (received != heardEnvelopes[p]) {
-                    heardEnvelopes[p] = received;
-                    replica.onHeard(p);
-                }
-            }
-        }
-    }
-
-    /** Tells the replica when the fabric's connection to a peer is lost or back ({@link Fabric#connectionLost}). */
-    private void reportConnections() {
-        for (int p = 0; p < connectionLostReported.length; p++) {
-            if (p != self) {
-                boolean lost = fabric.connectionLost(NodeId.replica(p));
-                if (lost != connectionLostReported[p]) {
-                    connectionLostReported[p] = lost;
-                    heardEnvelopes[p] = ctbcast.links().envelopesReceived(p);
-                    replica.onConnectionLost(p, lost);
-                }
-            }
-        }
     }
 
     @Override
