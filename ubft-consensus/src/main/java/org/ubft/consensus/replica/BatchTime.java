@@ -6,8 +6,8 @@ import java.util.function.LongSupplier;
  * Replicated time (docs/design.md, "Replicated time"): the leader stamps each new batch with its clock, never below a
  * time it proposed or executed before; a follower endorses a new proposal only if its time does not go back (below the
  * time it executed, or out of slot order with the leader's other new proposals of this view, {@link #acceptNew}) and
- * does not run ahead of the follower's own clock by more than {@code bound} milliseconds. Execution never takes the time back either: a batch
- * executes at the larger of its time and the time executed before ({@link Executor}).
+ * does not run ahead of the follower's own clock by more than {@code bound} milliseconds. Execution never takes the
+ * time back either: a batch executes at the larger of its time and the time executed before ({@link Executor}).
  *
  * <p>Only new proposals are checked: a batch re-proposed in a NEW_VIEW (MustPropose names its digest), the empty
  * batch, and a batch decided here already carry the time they were first proposed with, which correct replicas must

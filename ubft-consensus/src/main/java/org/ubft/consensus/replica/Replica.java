@@ -217,13 +217,11 @@ public final class Replica {
 
     /** CTBcast delivered message {@code k} of broadcaster {@code from}, in FIFO order (FifoDelivery). */
     public void onCtbcastDeliver(int from, long k, DirectBuffer buffer, int offset, int length) {
-        heard(from);
         inbox.onDeliver(from, k, buffer, offset, length);
     }
 
     /** FifoDelivery skipped {@code from}'s identifiers {@code fromK .. toK-1} ({@link CtbcastInbox#onGap}). */
     public void onCtbcastGap(int from, long fromK, long toK) {
-        heard(from);
         inbox.onGap(from, fromK, toK);
     }
 
@@ -249,15 +247,13 @@ public final class Replica {
         }
     }
 
-    /** Something came from {@code peer} on the links (the runtime's report): it is not absent ({@link Absence}). */
+    /**
+     * Something valid came from {@code peer} on the links since the runtime last looked (a message or an
+     * acknowledgement; reported only while its connection is lost): it is not absent ({@link Absence}).
+     */
     public void onHeard(int peer) {
-        heard(peer);
-    }
-
-    /** Something came from {@code from}: it is not absent ({@link Absence}). */
-    private void heard(int from) {
-        if (from >= 0 && from < n) {
-            absence.heard(from, clock);
+        if (peer >= 0 && peer < n) {
+            absence.heard(peer, clock);
         }
     }
 
@@ -290,7 +286,6 @@ public final class Replica {
     /** TBcast delivered a message of {@code from} (this replica's own included). */
     public void onTbcastDeliver(int from, DirectBuffer buffer, int offset, int length) {
         crypto.charge(from >= 0 && from < n ? from : -1);
-        heard(from);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;
@@ -320,7 +315,6 @@ public final class Replica {
     /** A point-to-point message from replica {@code from}. */
     public void onDirect(int from, DirectBuffer buffer, int offset, int length) {
         crypto.charge(from >= 0 && from < n ? from : -1);
-        heard(from);
         if (from < 0 || from >= n || length < 1) {
             counters.drop(Drop.MALFORMED);
             return;

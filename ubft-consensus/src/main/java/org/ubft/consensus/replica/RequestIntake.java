@@ -25,8 +25,6 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 final class RequestIntake {
     /** Whether a peer is absent: then every follower's echo is not waited for. */
     private final Absence absence;
-    /** Whether the last {@link #ready} answered yes only because a peer is absent. */
-    private boolean readyEarly;
     /** What intake needs of the replica. */
     interface Host {
         long view();
@@ -266,10 +264,12 @@ final class RequestIntake {
             long after = Math.max(proposedUpTo[c], clientTable.lastExecuted(c));
             while (count < config.maxBatchRequests()) {
                 long k = after + 1;
-                if (!pending.holds(c, k) || !ready(c, k, now, everyFollower)) {
+                int ready = pending.holds(c, k) ? readiness(c, k, now, everyFollower) : NOT_READY;
+                if (ready == NOT_READY) {
                     // a new session of the client (a restart), also when its old session's next is stuck
                     k = pending.laterSessionFirst(c, after);
-                    if (k == 0 || !ready(c, k, now, everyFollower)) {
+                    ready = k == 0 ? NOT_READY : readiness(c, k, now, everyFollower);
+                    if (ready == NOT_READY) {
                         break;
                     }
                 }
@@ -277,7 +277,7 @@ final class RequestIntake {
                 if (bytes + len > maxBatchBytes) {
                     break;
                 }
-                if (readyEarly) {
+                if (ready == READY_EARLY) {
                     counters.proposedOnFEchoes++;
                 }
                 stages.record(StageLatencies.Stage.ECHO, now - pending.arrival(c, k));
@@ -299,25 +299,28 @@ final class RequestIntake {
         return batch;
     }
 
+    /** {@link #readiness}: not to be proposed yet; ready; ready only because a peer is absent ({@link Absence}). */
+    private static final int NOT_READY = 0;
+    private static final int READY = 1;
+    private static final int READY_EARLY = 2;
+
     /**
      * Whether held request k of client c may be proposed: signed, echoed by every follower, or by f after a while (at
      * once while a peer is absent, {@link Absence}: the wait for every follower is for the fast path, which needs
      * every replica); an echo counts only if it names the request held here ({@link PendingRequests#echoes}).
      */
-    private boolean ready(int c, long k, long now, long everyFollower) {
-        readyEarly = false;
+    private int readiness(int c, long k, long now, long everyFollower) {
         long echoes = pending.echoes(c, k) & everyFollower;
         if (pending.signed(c, k) || echoes == everyFollower) {
-            return true;
+            return READY;
         }
         if (Long.bitCount(echoes) < f) {
-            return false;
+            return NOT_READY;
         }
         if (now - pending.arrival(c, k) >= config.slowPathTimeoutNanos()) {
-            return true;
+            return READY;
         }
-        readyEarly = absence.any(); // the wait for every follower serves the fast path only (Absence)
-        return readyEarly;
+        return absence.any() ? READY_EARLY : NOT_READY; // the wait for every follower serves the fast path only
     }
 
     /** Request k of client c was executed: never proposed again. */

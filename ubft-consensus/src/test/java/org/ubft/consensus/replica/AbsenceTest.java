@@ -133,8 +133,6 @@ class AbsenceTest {
         now[0] += 1;
         a.tick(now[0]);
         assertTrue(a.any(), "quiet for the whole period: absent");
-        assertTrue(a.absent(1, now[0]));
-        assertFalse(a.absent(2, now[0]));
         a.connectionLost(1, false, now[0]);
         assertFalse(a.any(), "back");
         assertFalse(eager[0]);

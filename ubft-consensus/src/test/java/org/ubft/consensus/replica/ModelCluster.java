@@ -291,6 +291,7 @@ final class ModelCluster {
                     if (!crashed[r] && paused[r]) {
                         pausedCtbcast[r][from].add(new Held(k, m));
                     } else if (!crashed[r]) {
+                        replicas[r].onHeard(from); // as the runtime reports a peer's link traffic (PeerHints)
                         replicas[r].onCtbcastDeliver(from, k, new UnsafeBuffer(m), 0, m.length);
                     }
                 });
@@ -319,6 +320,7 @@ final class ModelCluster {
                 if (preverifiers[to] != null) {
                     preverifiers[to].onDirect(from, new UnsafeBuffer(m), 0, m.length);
                 } else {
+                    replicas[to].onHeard(from);
                     replicas[to].onDirect(from, new UnsafeBuffer(m), 0, m.length);
                 }
             });
@@ -329,6 +331,7 @@ final class ModelCluster {
         if (preverifiers[r] != null) {
             preverifiers[r].onTbcast(from, new UnsafeBuffer(m), 0, m.length);
         } else {
+            replicas[r].onHeard(from);
             replicas[r].onTbcastDeliver(from, new UnsafeBuffer(m), 0, m.length);
         }
     }

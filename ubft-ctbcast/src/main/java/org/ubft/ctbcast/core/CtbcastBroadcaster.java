@@ -142,11 +142,6 @@ public final class CtbcastBroadcaster {
         eager = on;
     }
 
-    /** Whether {@link #signEagerly} is on. */
-    public boolean signsEagerly() {
-        return eager;
-    }
-
     /** Sends SIGNED(k) now if k is still among the last t broadcasts and not yet signed. */
     public boolean requestSlowPath(long k) {
         if (k < 1 || k > lastK) {

@@ -21,13 +21,13 @@ import java.util.List;
 public final class RefusesConnections extends ByzantineBehaviour {
     private final ByzantineBehaviour inner;
     private final long from;
-    /** Bit r set: replica r's connections are refused. */
-    private final long refused;
+    /** Bit r set: replica r's connections are refused (and its links cut, if mute). */
+    private final long peers;
     private final boolean mute;
     private final boolean refuse;
 
-    public RefusesConnections(ByzantineBehaviour inner, long from, long refused, boolean mute) {
-        this(inner, from, refused, mute, true);
+    public RefusesConnections(ByzantineBehaviour inner, long from, long peers, boolean mute) {
+        this(inner, from, peers, mute, true);
     }
 
     /** With {@code refuse} false it only goes mute (if asked): the same schedule with every connection held. */
@@ -36,7 +36,7 @@ public final class RefusesConnections extends ByzantineBehaviour {
             + Long.toBinaryString(peers));
         this.inner = inner;
         this.from = from;
-        this.refused = peers;
+        this.peers = peers;
         this.mute = mute;
         this.refuse = refuse;
     }
@@ -57,7 +57,7 @@ public final class RefusesConnections extends ByzantineBehaviour {
         int self = NodeId.replica(slot.replica());
         slot.network().schedule(Math.max(0, from - slot.now()), () -> {
             for (int r = 0; r < 64; r++) {
-                if ((refused & (1L << r)) != 0 && r != slot.replica()) {
+                if ((peers & (1L << r)) != 0 && r != slot.replica()) {
                     slot.network().refuseConnections(self, NodeId.replica(r), refuse);
                     if (mute) {
                         slot.network().partition(self, NodeId.replica(r));

@@ -27,7 +27,7 @@ public final class AdversaryScenarios {
     public static final Scenario RANDOM = Scenario.of("adversary-random",
         "a Byzantine replica and strategy drawn from the seed (RandomAdversary), with lossy links, a replica partition, a"
             + " correct replica's pause and f_m memory-node crashes drawn too, before GST (10-40 ms); kv workload in half",
-        (c, r) -> plan(c, r, false))
+        (c, r) -> plan(c, r, Mode.CLASSIC))
         .withOptions(r -> r.nextBoolean() ? SimOptions.defaults().withKv(4 + r.nextInt(5)) : SimOptions.defaults())
         .withBehaviours(() -> new RandomAdversary(3).slots());
 
@@ -42,7 +42,7 @@ public final class AdversaryScenarios {
     public static final Scenario MIXED = Scenario.of("adversary-mixed",
         "adversary-random's faults and a Byzantine replica drawn from every strategy (a replica that always complains"
             + " too), with client 0 Byzantine (RandomClient: a hole in its numbers, replays, equivocation or leader-only"
-            + " requests)", (c, r) -> plan(c, r, true))
+            + " requests)", (c, r) -> plan(c, r, Mode.MIXED))
         .withBehaviours(() -> new RandomAdversary(3).slots())
         .withClientBehaviours(() -> new org.ubft.sim.ClientBehaviour[] {new RandomClient(2 * MS)});
 
@@ -60,10 +60,6 @@ public final class AdversaryScenarios {
         .withBehaviours(() -> new RandomAdversary(3).slots());
 
     private enum Mode { CLASSIC, MIXED, REFUSING }
-
-    private static Plan plan(SimCluster c, SplittableRandom r, boolean mixed) {
-        return plan(c, r, mixed ? Mode.MIXED : Mode.CLASSIC);
-    }
 
     private static Plan plan(SimCluster c, SplittableRandom r, Mode mode) {
         int n = c.cluster().n();
