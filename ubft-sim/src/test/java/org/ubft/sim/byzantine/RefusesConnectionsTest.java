@@ -66,7 +66,7 @@ class RefusesConnectionsTest {
     /**
      * A follower that refuses connections and withholds every consensus message but keeps its links alive (it still
      * acknowledges and locks others' messages, {@link Silent}) is heard on the links: not absent (the runtime's link
-     * report, ReplicaNode.reportHeard; without it this follower was held absent).
+     * report, PeerHints.reportHeard; without it this follower was held absent).
      */
     @Test
     void aSilentFollowerWhoseLinksStillAnswerIsNotAbsent() {
