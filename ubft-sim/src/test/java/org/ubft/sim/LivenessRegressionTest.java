@@ -30,7 +30,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * LeaderSuspicion}, {@code PeerState.equivocated}); {@code twins-random} 22199 and {@code twins-e-1385} 1 (a correct
  * replica cut off from the start executed nothing before GST; a request timeout that stayed long until its first
  * execution, or one that followed the long waits before GST, made its complaint too late to replace a Byzantine twin's
- * view) fail unless the cold-start grace of {@code RequestTimeout} ends a few timeouts after the first request arrived.
+ * view) fail unless the cold-start grace of {@code RequestTimeout} ends a few timeouts after the first request arrived;
+ * {@code adversary-refusing} 95101 (a follower mute toward one correct replica and complaining: each view ended on its
+ * complaint and one correct replica's request timeout while the leader re-committed the window on the slow path, views 2
+ * to 9) fails without {@code ViewChange.recommitting}.
  */
 class LivenessRegressionTest {
     @ParameterizedTest(name = "{0} seed {1}")
@@ -53,6 +56,7 @@ class LivenessRegressionTest {
         "adversary-mixed, 1832",
         "twins-random, 22199",
         "twins-e-1385, 1",
+        "adversary-refusing, 95101",
     })
     void aSeedThatOnceLostLivenessIsServed(String name, long seed) {
         RegressionRuns.assertServed(name, seed);

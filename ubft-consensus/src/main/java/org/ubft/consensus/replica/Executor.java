@@ -46,6 +46,8 @@ final class Executor {
     private long nextExec;
     /** When this replica last executed a slot (or restored a checkpoint): leader suspicion needs no progress. */
     private long lastProgress;
+    /** When a slot re-proposed by a NEW_VIEW was last decided again here (the view's leader at work). */
+    private long lastRecommit;
     /** Where this replica keeps its executed batches for a restart ({@code Replica.recoverDecisions}). */
     private DecisionStore decisions = DecisionStore.NONE;
     /** While kept batches are replayed after a restart: nothing is kept again, no checkpoint certified. */
@@ -91,6 +93,12 @@ final class Executor {
     /** Progress without an execution (a re-proposed slot decided again, {@code Agreement.recommitted}). */
     void progressed() {
         lastProgress = clock.nanoTime();
+        lastRecommit = lastProgress;
+    }
+
+    /** When a re-proposed slot was last decided again ({@link #progressed}); 0 if never. */
+    long lastRecommit() {
+        return lastRecommit;
     }
 
     /** The state of checkpoint {@code seq} was restored (state transfer, or a restart): execution goes on from it. */

@@ -77,8 +77,10 @@ final class LeaderSuspicion {
             // correct replica that the f+1 must hold, and waiting for its own stall let a view change that the others
             // started time out (adversary-random seed 7086: the leader of view 0, cut off until GST, caught up for
             // 13 ms before it complained, 20 ms after the other correct replica had sealed view 0)
+            // (but not while the view re-commits what its NEW_VIEW re-proposed: ViewChange.recommitting)
             boolean idle = now - host.lastProgress() >= timeout;
-            boolean stalled = idle || views.complaints().aboutByOthers(views.view(), self) >= config.quorum() - 1;
+            boolean stalled = idle || (views.complaints().aboutByOthers(views.view(), self) >= config.quorum() - 1
+                && !views.recommitting(now, timeout));
             if (!pending.holds(c, k)) {
                 k = pending.laterSessionFirst(c, last); // a restarted client's first request
             }

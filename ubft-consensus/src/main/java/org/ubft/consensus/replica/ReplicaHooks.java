@@ -69,6 +69,11 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
     }
 
     @Override
+    public long lastRecommit() {
+        return executor.lastRecommit();
+    }
+
+    @Override
     public boolean isLeader() {
         return checks.leader(views.view()) == self;
     }

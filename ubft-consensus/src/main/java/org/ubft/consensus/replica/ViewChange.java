@@ -34,6 +34,9 @@ final class ViewChange {
         /** When this replica last executed a slot (or restored a checkpoint). */
         long lastProgress();
 
+        /** When a slot re-proposed by a NEW_VIEW was last decided again here ({@code Agreement.recommitted}). */
+        long lastRecommit();
+
         /** While the replica applies its own stream recovered from its log: no view change. */
         boolean recovering();
 
@@ -262,9 +265,25 @@ final class ViewChange {
         long now = clock.nanoTime();
         long timeout = config.requestTimeoutNanos();
         if (!changingView && now - executor.executedAt(client) >= timeout && now - suspicionBase >= timeout
-            && complaints.aboutByOthers(view, self) >= config.quorum() - 1) {
+            && !recommitting(now, timeout) && complaints.aboutByOthers(view, self) >= config.quorum() - 1) {
             complain(now, timeout, ReplicaCounters.Suspicion.ASKED_AGAIN);
         }
+    }
+
+    /**
+     * Whether this view's leader is re-committing the slots its NEW_VIEW re-proposed (Algorithm 3, lines 18-20): one
+     * was decided again here within {@code timeout} ({@code Agreement.recommitted}: f+1 COMMITs of this view), and the
+     * view has not stood {@link LeaderSuspicion#CENSORSHIP_FACTOR} request timeouts. Until the re-proposals are done no
+     * new request can be proposed, so the rules that let a correct replica join f others' complaints ({@code
+     * LeaderSuspicion}'s request timeout, {@link #askedAgain}) wait while this holds. Without it one Byzantine
+     * replica's standing complaint made a correct replica complain after one request timeout of re-proposals, the
+     * other correct replica follow, and every view end before it reached a new slot when re-committing the window
+     * took longer than that (adversary-refusing seed 95101, byz-refusing-complainer). A Byzantine leader that paces its
+     * re-proposals to hold this true delays those complaints by at most the censorship bound per view.
+     */
+    boolean recommitting(long now, long timeout) {
+        return now - host.lastRecommit() < timeout
+            && now - suspicionBase < LeaderSuspicion.CENSORSHIP_FACTOR * config.requestTimeoutNanos();
     }
 
     /** A COMPLAINT about view v from {@code from}: f+1 of them about this view change it. */

@@ -408,6 +408,33 @@ public final class ByzantineScenarios {
             new WideCtbcastChannel(WIDE_CHANNEL_EXTRA_BYTES),
             new OversizedMessages(FROM, OVERSIZED_PERIOD, WIDE_CHANNEL_EXTRA_BYTES)});
 
+    /** When {@link #REFUSING_COMPLAINER}'s leader pauses, and for how long (virtual time). */
+    public static final long COMPLAINER_PAUSE_AT = 12 * MS;
+    public static final long COMPLAINER_PAUSE = 15 * MS;
+
+    /**
+     * The pattern of adversary-refusing seed 95101's liveness loss, as a schedule: follower 1 cuts its links to
+     * replica 2 and refuses its connections from 5 ms on (so replica 2 decides on the slow path only, and holds 1
+     * absent) and complains about every view every millisecond ({@link AlwaysComplain}); the leader of view 0 pauses
+     * (asynchrony before GST), so the view changes with the slots decided since the last checkpoint to re-propose,
+     * each on the slow path; W = 64, so that re-committing them takes several request timeouts. A view whose leader
+     * re-commits them must not end on the Byzantine complaint and one correct replica's request timeout ({@code
+     * LeaderSuspicion}), nor on a client asking a correct replica again for a request that only it executed ({@code
+     * ViewChange.askedAgain}): every seed of 1-20 lost liveness with neither rule, seed 17 without the second.
+     */
+    public static final Scenario REFUSING_COMPLAINER = Scenario.of("byz-refusing-complainer", "follower 1 cuts its"
+        + " links to replica 2 and refuses its connections from 5 ms on and complains about every view every 1 ms; the"
+        + " leader of view 0 pauses at 12 ms for 15 ms; W = 64: the views that re-commit the window on the slow path"
+        + " must not end before they reach a new request",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            Faults.pauseReplica(c, 0, COMPLAINER_PAUSE_AT, COMPLAINER_PAUSE);
+            long gst = COMPLAINER_PAUSE_AT + COMPLAINER_PAUSE;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null,
+            new RefusesConnections(new AlwaysComplain(FROM, MS), FROM, 0b100, true)})
+        .withOptions(r -> SimOptions.defaults().withWindowAndTail(64, 16));
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
@@ -415,5 +442,5 @@ public final class ByzantineScenarios {
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
-        GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER);
+        GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER);
 }

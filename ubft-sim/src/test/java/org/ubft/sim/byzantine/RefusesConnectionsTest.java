@@ -83,6 +83,30 @@ class RefusesConnectionsTest {
     }
 
     /** adversary-refusing: the refusal combined with every inner strategy and adversary-random's faults. */
+    /**
+     * A follower mute toward replica 2 that complains about every view ({@code byz-refusing-complainer}): after the
+     * leader's pause, the view that re-commits the window on the slow path must reach new requests. Without {@code
+     * ViewChange.recommitting} every seed of 1-20 lost liveness (9-11 view changes each); with it only in {@code
+     * LeaderSuspicion}, seed 17 did (a client's asking again for a request that one correct replica executed ended
+     * each view, {@code ViewChange.askedAgain}).
+     */
+    @Test
+    void aStandingComplaintEndsNoViewThatReCommitsTheWindow() {
+        assertTrue(Scenarios.ALL.contains(ByzantineScenarios.REFUSING_COMPLAINER));
+        for (long seed : new long[] {1, 2, 3, 17}) {
+            ByzProbe p = new ByzProbe(ByzantineScenarios.REFUSING_COMPLAINER, seed);
+            String where = p.result.replayCommand("byz-refusing-complainer-" + seed + ".trace") + ": "
+                + p.result.violations().kept() + "\n" + p;
+            assertTrue(p.result.ok(), where);
+            assertTrue(p.result.accepted() == p.result.submitted(), where);
+            assertTrue(((RefusesConnections) p.behaviour()).inner().actions() > 0, "it never complained: " + where);
+            for (int r : new int[] {0, 2}) {
+                assertTrue(p.counter(r, "view_changes") >= 2 && p.counter(r, "view_changes") <= 3,
+                    "replica " + r + " changed view other than past the pause and the Byzantine leader: " + where);
+            }
+        }
+    }
+
     @Test
     void aSampleOfRefusingAdversariesIsSafeAndLive() {
         assertTrue(Scenarios.ALL.contains(org.ubft.sim.scenario.AdversaryScenarios.REFUSING));
