@@ -133,6 +133,14 @@ final class Proposer {
         if (!host.canBroadcast()) {
             return 0;
         }
+        if (fillNext < fillEnd && host.nextExec() >= fillEnd) {
+            // This leader executed every slot it re-proposes: they serve only replicas that have not, and the
+            // requests waiting (the one in flight across a fail-over) go first instead of after up to W - 1 slow-path
+            // re-commits. Safe: Algorithm 3 lines 18-20 fix what each open slot is proposed with, not in which order;
+            // each PREPARE is checked against MustPropose on its own (Algorithm 5, line 6) and each slot's agreement
+            // (Theorem B.6) is its own; every re-proposal still follows.
+            work += proposeNew(now);
+        }
         while (fillNext < fillEnd && fillNext - Math.max(host.nextExec(), checkpoints.seq()) < config.pipeline()
             && summaries.mayBroadcast()) {
             if (!proposeMust(me, fillNext)) {
@@ -144,6 +152,12 @@ final class Proposer {
         if (fillNext < fillEnd) {
             return work;
         }
+        return work + proposeNew(now);
+    }
+
+    /** New slots with batches of the requests held, within the pipeline and CTBcast's summary bound (lines 14-17). */
+    private int proposeNew(long now) {
+        int work = 0;
         while (nextSlot < checkpoints.seq() + window && nextSlot - host.nextExec() < config.pipeline()
             && !checkpoints.fetching() && summaries.mayBroadcast()) {
             int length = intake.buildBatch(now);

@@ -1,6 +1,8 @@
 package org.ubft.consensus.replica;
 
 import org.junit.jupiter.api.Test;
+import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
 
 import java.util.Arrays;
 
@@ -213,6 +215,39 @@ class ReplicaClusterTest {
             assertTrue(r.counters().emptySlots() < ReplicaConfig.defaults(3, 2).pipeline(),
                 "at most the in-flight slots the old leader left open are decided empty: " + r.counters());
         }
+    }
+
+    /**
+     * A new leader that executed every slot its NEW_VIEW makes it re-propose proposes the waiting requests first and
+     * re-proposes after ({@code Proposer.propose}): the request in flight across a leader's crash no longer waits for
+     * up to W - 1 slow-path re-commits that only a replica which has not decided those slots needs.
+     */
+    @Test
+    void aNewLeaderThatExecutedTheReproposedSlotsProposesTheWaitingRequestsFirst() {
+        ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, 2).withWindow(256)
+            .withTimeouts(500_000, 20_000_000, 20_000_000), 3);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 200;
+        }
+        c.runUntilDone(30, 5_000_000_000L);
+        java.util.List<Long> view1Prepares = new java.util.ArrayList<>();
+        c.filter = (kind, from, to, b, o, l) -> {
+            if (kind == ModelCluster.Kind.CTBCAST && from == 1 && to == 2 && b.getByte(o) == ConsensusWire.PREPARE
+                && b.getLong(o + 1, ClientWire.ORDER) == 1) {
+                view1Prepares.add(b.getLong(o + 9, ClientWire.ORDER));
+            }
+            return true;
+        };
+        c.crashed[0] = true;
+        assertTrue(c.runUntilDone(200, 20_000_000_000L), "progress resumes in view 1: " + c.replicas[1].counters());
+        c.run(5_000_000);
+        assertAllCorrectAgree(c);
+        assertTrue(view1Prepares.size() > 2, "view 1's PREPAREs: " + view1Prepares);
+        long first = view1Prepares.get(0);
+        long reproposedAfter = view1Prepares.stream().filter(s -> s < first).count();
+        assertTrue(reproposedAfter > 0, "the first PREPARE of view 1 is a new slot, the re-proposals below it follow: "
+            + view1Prepares);
+        assertTrue(view1Prepares.contains(0L), "every slot since the checkpoint is still re-proposed: " + view1Prepares);
     }
 
     @Test
