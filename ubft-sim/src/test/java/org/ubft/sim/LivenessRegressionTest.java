@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (57, 2301 and 3891 also without the client's retransmissions to every replica); {@code adversary-random} 32070 (a
  * follower sealing view 2 waited for good for the leader's CERTIFY share of it: the leader had sealed on certifying,
  * before its own share came back over the loopback, so it never held it to answer CERTIFICATE_REQUEST) fails unless
- * {@code Agreement.certify} holds its own share at once; {@code twins-random} 3713 (a replica cut off until GST followed
+ * {@code SlowPath.certify} holds its own share at once; {@code twins-random} 3713 (a replica cut off until GST followed
  * the others' views one timeout at a time while they waited for it to lead the later view, and the timeouts doubled
  * before GST kept the correct replicas apart for 160 ms) fails without {@code LeaderSuspicion.leaderLeft}; {@code
  * adversary-mixed} 2236 and 1832 (a follower paused across the views a forging leader sealed early stays sealing view

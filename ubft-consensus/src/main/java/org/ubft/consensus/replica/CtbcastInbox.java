@@ -48,7 +48,7 @@ final class CtbcastInbox {
             }
         });
         crypto.streamChecks(streams);
-        agreement.streamChecks(streams);
+        agreement.slowPath().streamChecks(streams);
         checkpoints.streamChecks(streams);
     }
 
@@ -99,7 +99,7 @@ final class CtbcastInbox {
         try {
             switch (buffer.getByte(offset) & 0xFF) {
                 case ConsensusWire.PREPARE -> agreement.onPrepare(p, buffer, reader);
-                case ConsensusWire.COMMIT -> agreement.onCommit(p, buffer, reader);
+                case ConsensusWire.COMMIT -> agreement.slowPath().onCommit(p, buffer, reader);
                 case ConsensusWire.CHECKPOINT -> checkpoints.onCheckpointMessage(p, buffer, reader);
                 case ConsensusWire.SEAL_VIEW -> views.onSealView(p, reader);
                 case ConsensusWire.NEW_VIEW -> views.onNewView(p, buffer, reader);

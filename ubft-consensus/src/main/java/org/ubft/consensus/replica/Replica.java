@@ -34,9 +34,9 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * benefit; and a replica cannot take time from ticks alone without changing when its handlers act.
  *
  * <p>The protocol lives in parts named after the paper (docs/design.md §8): {@link Proposer} (Algorithm 2, lines
- * 14-17), {@link Agreement} (lines 18-41), {@link Checkpoints} (lines 43-61), {@link ViewChange} and {@link
- * LeaderSuspicion} (Algorithm 3), {@link Summaries} (Algorithm 4), {@link NewViewCheck} and {@link ByzantineChecks}
- * (Algorithm 5), with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution in order, replies), {@link
+ * 14-17), {@link Agreement} (lines 18-31), {@link SlowPath} (lines 33-41), {@link Checkpoints} (lines 43-61), {@link
+ * ViewChange} and {@link LeaderSuspicion} (Algorithm 3), {@link Summaries} (Algorithm 4), {@link NewViewCheck} and
+ * {@link ByzantineChecks} (Algorithm 5), with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution in order, replies), {@link
  * GapRecovery} (what a replica knows by digest only), {@link CtbcastOutbox} (its own stream) and {@link DeferredChecks}
  * (signatures checked off the agent thread); every "f+1 matching from distinct replicas" is one {@link
  * MatchingQuorum}. This class routes the inputs to them, runs the tick and restarts; the parts call back through {@link
@@ -69,7 +69,7 @@ public final class Replica {
     private final Fingerprints fingerprints = new Fingerprints();
     private final Reader reader = new Reader();
     /** Most the slow-path timeout adapts to, as a multiple of {@link ReplicaConfig#slowPathTimeoutNanos()}. */
-    public static final int SLOW_PATH_TIMEOUT_MAX_FACTOR = Agreement.SLOW_PATH_TIMEOUT_MAX_FACTOR;
+    public static final int SLOW_PATH_TIMEOUT_MAX_FACTOR = SlowPath.SLOW_PATH_TIMEOUT_MAX_FACTOR;
 
     // --- the parts (docs/design.md §8), each the owner of its state ---
     /** Slots [checkpoint, checkpoint + 2W), indexed by slot mod 2W. */
@@ -278,7 +278,7 @@ public final class Replica {
         }
         for (long s = p.checkpointSeq; s < p.checkpointSeq + window; s++) {
             if (p.hasCommit(s)) {
-                agreement.checkCommits(s);
+                agreement.slowPath().checkCommits(s);
             }
         }
     }
@@ -294,7 +294,7 @@ public final class Replica {
         switch (buffer.getByte(offset) & 0xFF) {
             case ConsensusWire.WILL_CERTIFY -> agreement.onWillVote(from, false, reader);
             case ConsensusWire.WILL_COMMIT -> agreement.onWillVote(from, true, reader);
-            case ConsensusWire.CERTIFY -> agreement.onCertify(from, reader);
+            case ConsensusWire.CERTIFY -> agreement.slowPath().onCertify(from, reader);
             case ConsensusWire.CERTIFY_CHECKPOINT -> checkpoints.onCertifyCheckpoint(from, reader);
             default -> counters.drop(Drop.UNKNOWN_TYPE);
         }
@@ -352,7 +352,7 @@ public final class Replica {
 
     /** How long an undecided slot now waits before its slow path (adapted to the fast path's decision times). */
     public long slowPathTimeoutNanos() {
-        return agreement.slowPathTimeout().nanos();
+        return agreement.slowPath().slowPathTimeout().nanos();
     }
 
     /** Where this replica's time goes, stage by stage. */
@@ -387,7 +387,7 @@ public final class Replica {
                 work += gaps.askForPromisedShares(now, Math.max(1_000_000, config.slowPathTimeoutNanos()));
             }
         }
-        work += agreement.slowPathTimeouts(now);
+        work += agreement.slowPath().slowPathTimeouts(now);
         if (views.changingView() || checkpoints.fetching()) {
             return work;
         }
@@ -427,7 +427,7 @@ public final class Replica {
         for (long s = checkpoints.seq(); s < checkpoints.seq() + window; s++) {
             int i = slots.indexIfCurrent(s);
             if (i >= 0 && slots.prepView[i] == views.view() && slots.sentCommit[i] != views.view()) {
-                agreement.maybeCommit(s);
+                agreement.slowPath().maybeCommit(s);
             }
         }
         views.trySeal();

@@ -87,12 +87,12 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
 
     @Override
     public void certify(long s) {
-        agreement.certify(s);
+        agreement.slowPath().certify(s);
     }
 
     @Override
     public void maybeCommit(long s) {
-        agreement.maybeCommit(s);
+        agreement.slowPath().maybeCommit(s);
     }
 
     @Override
@@ -107,7 +107,7 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
 
     @Override
     public boolean needsOwnCommit(int i) {
-        return agreement.needsOwnCommit(i);
+        return agreement.slowPath().needsOwnCommit(i);
     }
 
     @Override
@@ -146,7 +146,7 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
                 agreement.acceptPrepare(s);
                 agreement.checkFastPath(s);
             }
-            agreement.checkCommits(s);
+            agreement.slowPath().checkCommits(s);
         }
         executeReady();
     }

@@ -47,7 +47,7 @@ final class SlotTable {
     /**
      * The view in which the slot was proposed again after this replica had decided it (a NEW_VIEW's re-proposal of a
      * committed value), -1 none. In that view this replica still commits when a peer's COMMIT shows it a certificate
-     * ({@code Agreement.adoptCertificate}, {@code Agreement.needsOwnCommit}): a peer that lags behind the decision decides
+     * ({@code SlowPath.adoptCertificate}, {@code SlowPath.needsOwnCommit}): a peer that lags behind the decision decides
      * the slot with f+1 COMMITs of one view only (Algorithm 2 line 40), and if a replica is down, this replica's COMMIT
      * is one of them (twins-e-0993: the lagging replica's certificate came, but a decided slot was never committed
      * again, through two views).

@@ -268,7 +268,7 @@ public final class StreamChecks {
     }
 
     /**
-     * At a COMMIT's or CHECKPOINT's certificate check (Agreement.onCommit, Checkpoints.onCheckpointMessage), after every
+     * At a COMMIT's or CHECKPOINT's certificate check (SlowPath.onCommit, Checkpoints.onCheckpointMessage), after every
      * cheap check: if this message may park, its
      * {@code shares} shares at {@code at} are well formed and some are not {@code known}, submits their checks and
      * returns true (the handler returns at once, leaving no trace; the message is handled again with the verdicts).

@@ -11,7 +11,7 @@ import org.ubft.sim.RegressionRuns;
  * and committed them, but replica 2, which had decided them, never committed them again, so f+1 COMMITs of one view
  * never formed at replica 1 (a CERTIFY lost to a TBcast tail overrun left it without replica 2's share, and the view
  * changed twice before it got through). Fixed: a replica commits a slot re-proposed after its decision when a peer's
- * COMMIT shows the certificate ({@code Agreement.needsOwnCommit}). Since a replica that endorses a slot after a peer's
+ * COMMIT shows the certificate ({@code SlowPath.needsOwnCommit}). Since a replica that endorses a slot after a peer's
  * CERTIFY came certifies it at once ({@code LivenessRegressionTest}), either fix serves these schedules: 1881 and 1917
  * (seed 2) fail with both reverted.
  *
