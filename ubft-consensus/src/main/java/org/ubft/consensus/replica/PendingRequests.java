@@ -61,7 +61,8 @@ final class PendingRequests {
     }
 
     /**
-     * Stores a request (a newer number takes the entry of an older one); a signed copy replaces an unsigned one.
+     * Stores a request (a newer number takes the entry of an older one); a signed copy replaces an unsigned one of the
+     * same identity (client, number, payload), never another.
      *
      * @return true if it is new here
      */
@@ -78,7 +79,11 @@ final class PendingRequests {
                 echoNumber[i] = n;
                 echoes[i] = 0;
             }
-        } else if (ClientWire.signed(bytes, i * slotBytes) || !ClientWire.signed(src, offset)) {
+        } else if (ClientWire.signed(bytes, i * slotBytes) || !ClientWire.signed(src, offset)
+            || !matches(client, n, src, offset, ClientWire.bodyLength(src, offset))) {
+            // a signed copy replaces only the same request: a client that signs another payload under a number it
+            // sent unsigned would otherwise take from under the leader the request it proposed, which then no replica
+            // endorses (its slot waited for a view change; adversary-mixed seed 1)
             return false;
         }
         length[i] = len;

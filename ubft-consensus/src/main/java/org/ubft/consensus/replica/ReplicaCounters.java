@@ -36,7 +36,9 @@ public final class ReplicaCounters {
          * A new proposal whose replicated time goes back or runs ahead of this replica's clock by more than the bound
          * ({@link BatchTime}): recorded, not endorsed.
          */
-        BAD_TIME
+        BAD_TIME,
+        /** A client's request under a number held here with another payload (the client equivocates): not kept. */
+        EQUIVOCATED_REQUEST
     }
 
     /** Why this replica complained about its view's leader (Algorithm 3, line 1; {@link LeaderSuspicion}). */

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.ubft.consensus.wire.ClientWire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PendingRequestsTest {
@@ -71,6 +72,31 @@ class PendingRequestsTest {
      * A client that sends each replica another request under the same number: an echo of another request than the one
      * held here does not count, so the leader does not propose what the followers cannot endorse.
      */
+    /** {@code request} with the signed flag set (PendingRequests keeps what the intake verified; no key needed here). */
+    private static UnsafeBuffer signed(UnsafeBuffer request) {
+        request.putByte(ClientWire.FLAGS_OFFSET, (byte) ClientWire.FLAG_SIGNED);
+        return request;
+    }
+
+    /**
+     * A signed copy replaces the unsigned request it signs, never another payload under the same number: a client that
+     * signed another request under a number the leader had proposed unsigned took it from under the leader, and no
+     * replica endorsed the slot until a view change (adversary-mixed seed 1).
+     */
+    @Test
+    void aSignedCopyReplacesOnlyTheSameRequest() {
+        PendingRequests p = new PendingRequests(2, 16, 64, MEMBERS);
+        put(p, 5, (byte) 'A');
+        UnsafeBuffer other = signed(request(5, (byte) 'B'));
+        assertFalse(p.put(CLIENT, 5, other, 0, ClientWire.HEADER_BYTES + 4, 1));
+        assertFalse(p.signed(CLIENT, 5));
+        assertTrue(p.matches(CLIENT, 5, request(5, (byte) 'A'), 0, 4), "the request held is still the first one");
+        assertFalse(p.matches(CLIENT, 5, other, 0, 4));
+        UnsafeBuffer same = signed(request(5, (byte) 'A'));
+        assertFalse(p.put(CLIENT, 5, same, 0, ClientWire.HEADER_BYTES + 4, 2)); // not new: the same request, signed
+        assertTrue(p.signed(CLIENT, 5), "its signed copy replaces it");
+    }
+
     @Test
     void anEchoOfAnotherRequestUnderTheSameNumberDoesNotCount() {
         PendingRequests p = new PendingRequests(2, 16, 64, MEMBERS);
