@@ -214,6 +214,11 @@ public final class ByzantineScenarios {
         "client 0 also sends, after each new request from 5 ms on, one of its last 32 request numbers again with a new"
             + " payload (signed or not): no number executes twice", AFTER_GST, () -> new ReplayingClient(FROM));
 
+    public static final Scenario CLIENT_SWAP = byzClient("byz-client-swap",
+        "client 0 also sends, after each new request from 5 ms on, the number it sent just before again with another"
+            + " payload, signed: a replica keeps the request it holds under a number (EQUIVOCATED_REQUEST), no slot"
+            + " waits for a view change", AFTER_GST, () -> ReplayingClient.swapping(FROM));
+
     public static final Scenario CLIENT_FORGE = byzClient("byz-client-forge",
         "client 0 also sends, after each new request from 5 ms on, 8 signed requests with forged signatures, each in a"
             + " later session and twice: each checked once, off the agent thread within the client's room, none taken;"
@@ -438,7 +443,7 @@ public final class ByzantineScenarios {
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
-        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_FORGE,
+        FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_SWAP, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,

@@ -108,6 +108,25 @@ class ByzantineClientsTest {
     }
 
     /**
+     * The number sent just before, sent again signed with another payload, often while the leader's proposal of the
+     * first payload is in flight: every replica keeps the request it holds and drops the other unchecked
+     * ({@code EQUIVOCATED_REQUEST}), so the leader's proposal is endorsed and no view changes. When the signed copy
+     * replaced the held one, no replica (the leader included) endorsed the proposal: every seed of 1-4 changed view
+     * once or twice and served about half the requests.
+     */
+    @Test
+    void aSignedSwapOfAnInFlightRequestTakesNothingFromTheLeader() {
+        attackFailsSafely(ByzantineScenarios.CLIENT_SWAP, r -> {
+            for (int i = 0; i < 3; i++) {
+                if (r.counter("replica-" + i + " ", "EQUIVOCATED_REQUEST") == 0) {
+                    return false;
+                }
+            }
+            return r.sum("view_changes") == 0;
+        });
+    }
+
+    /**
      * Signed requests with forged signatures, each in a later session (so each passes a replica's cheap checks) and
      * sent twice: every replica checks them off its agent thread ({@code ClientPreverifier}) and drops each with its
      * verdict; none executes (validity: the forged payloads were never "sent" by the client's workload).
