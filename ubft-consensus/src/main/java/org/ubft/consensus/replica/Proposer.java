@@ -13,9 +13,10 @@ import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 
 /**
  * The leader's proposals (paper §5.1, Algorithm 2, lines 14-17: Propose, with batching and pipelining): after a
- * NEW_VIEW first the open slots MustPropose names (Algorithm 3, lines 18-20), then new slots with batches of the
- * requests held ({@link RequestIntake#buildBatch}), at most {@code consensus.pipeline} slots past the next one to
- * execute, and only while CTBcast stays within its summary bound.
+ * NEW_VIEW the open slots MustPropose names (Algorithm 3, lines 18-20) and new slots with batches of the requests held
+ * ({@link RequestIntake#buildBatch}), at most {@code consensus.pipeline} slots past the next one to execute, and only
+ * while CTBcast stays within its summary bound; the re-proposals first, unless this leader executed every slot they
+ * fill (then the waiting requests go first: {@link #propose}).
  *
  * <p>Departure (Algorithm 3, lines 18-20): only the open slots up to the last one the certificates report committed are
  * re-proposed, and new proposals follow at once; the paper fills the whole window, ⊥ wherever nothing was committed,
