@@ -7,8 +7,8 @@ import org.agrona.concurrent.NanoClock;
  * ({@link Replica#onConnectionLost}: a killed process's sockets close at once), and nothing came from the peer for
  * a quiet period since (four configured slow-path timeouts, at least {@link #MIN_QUIET_NANOS}; anything valid on the
  * links counts, {@link Replica#onHeard}, so that a flood dropped before consensus sees it counts too). While some
- * peer is absent the fast path cannot decide at this replica (it needs every replica's WILL_CERTIFY and WILL_COMMIT, Algorithm 2 lines 25-31, and CTBcast's fast
- * path every receiver's LOCKED), so the waits that serve only the fast path are skipped: the leader proposes a
+ * peer is absent the fast path cannot decide at this replica (it needs every replica's WILL_CERTIFY and WILL_COMMIT,
+ * Algorithm 2 lines 25-31, and CTBcast's fast path every receiver's LOCKED), so the waits that serve only the fast path are skipped: the leader proposes a
  * request once f followers echoed it ({@link RequestIntake}), a replica certifies a slot as it endorses it (Algorithm
  * 2, lines 21-22 as printed, {@link Agreement}), and CTBcast signs each message with its LOCK (Algorithm 1, line 4 as
  * printed, {@link ReplicaOutput#signEagerly}).

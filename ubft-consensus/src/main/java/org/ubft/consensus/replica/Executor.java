@@ -46,8 +46,11 @@ final class Executor {
     private long nextExec;
     /** When this replica last executed a slot (or restored a checkpoint): leader suspicion needs no progress. */
     private long lastProgress;
-    /** When a slot re-proposed by a NEW_VIEW was last decided again here (the view's leader at work). */
-    private long lastRecommit;
+    /**
+     * When a slot re-proposed by a NEW_VIEW was last decided again here (the view's leader at work); at first far
+     * enough back for any clock origin (System.nanoTime may be negative), so that it never reads as recent.
+     */
+    private long lastRecommit = Long.MIN_VALUE / 4;
     /** Where this replica keeps its executed batches for a restart ({@code Replica.recoverDecisions}). */
     private DecisionStore decisions = DecisionStore.NONE;
     /** While kept batches are replayed after a restart: nothing is kept again, no checkpoint certified. */
@@ -96,7 +99,7 @@ final class Executor {
         lastRecommit = lastProgress;
     }
 
-    /** When a re-proposed slot was last decided again ({@link #progressed}); 0 if never. */
+    /** When a re-proposed slot was last decided again ({@link #progressed}). */
     long lastRecommit() {
         return lastRecommit;
     }

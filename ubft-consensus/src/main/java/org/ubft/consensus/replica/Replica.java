@@ -36,8 +36,8 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * <p>The protocol lives in parts named after the paper (docs/design.md §8): {@link Proposer} (Algorithm 2, lines
  * 14-17), {@link Agreement} (lines 18-31), {@link SlowPath} (lines 33-41), {@link Checkpoints} (lines 43-61), {@link
  * ViewChange} and {@link LeaderSuspicion} (Algorithm 3), {@link Summaries} (Algorithm 4), {@link NewViewCheck} and
- * {@link ByzantineChecks} (Algorithm 5), with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution in order, replies), {@link
- * GapRecovery} (what a replica knows by digest only), {@link CtbcastOutbox} (its own stream) and {@link DeferredChecks}
+ * {@link ByzantineChecks} (Algorithm 5), with {@link RequestIntake} (Echo Req, §5.4), {@link Executor} (execution in
+ * order, replies), {@link GapRecovery} (what a replica knows by digest only), {@link CtbcastOutbox} (its own stream) and {@link DeferredChecks}
  * (signatures checked off the agent thread); every "f+1 matching from distinct replicas" is one {@link
  * MatchingQuorum}. This class routes the inputs to them, runs the tick and restarts; the parts call back through {@link
  * ReplicaHooks}.

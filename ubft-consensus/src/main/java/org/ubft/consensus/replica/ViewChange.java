@@ -273,8 +273,9 @@ final class ViewChange {
     /**
      * Whether this view's leader is re-committing the slots its NEW_VIEW re-proposed (Algorithm 3, lines 18-20): one
      * was decided again here within {@code timeout} ({@code Agreement.recommitted}: f+1 COMMITs of this view), and the
-     * view has not stood {@link LeaderSuspicion#CENSORSHIP_FACTOR} request timeouts. Until the re-proposals are done no
-     * new request can be proposed, so the rules that let a correct replica join f others' complaints ({@code
+     * view has not stood {@link LeaderSuspicion#CENSORSHIP_FACTOR} request timeouts. A replica that has not decided the
+     * re-proposed slots executes no new request before them (and a leader in that case proposes them first, {@code
+     * Proposer.propose}), so the rules that let a correct replica join f others' complaints ({@code
      * LeaderSuspicion}'s request timeout, {@link #askedAgain}) wait while this holds. Without it one Byzantine
      * replica's standing complaint made a correct replica complain after one request timeout of re-proposals, the
      * other correct replica follow, and every view end before it reached a new slot when re-committing the window
