@@ -32,6 +32,7 @@ import org.ubft.sim.byzantine.RegisterWriter;
 import org.ubft.sim.byzantine.ReplayingClient;
 import org.ubft.sim.byzantine.SignEverything;
 import org.ubft.sim.byzantine.RefusesConnections;
+import org.ubft.sim.byzantine.WithholdsReproposals;
 import org.ubft.sim.byzantine.Silent;
 import org.ubft.sim.byzantine.StopAfterWillCommit;
 
@@ -440,6 +441,23 @@ public final class ByzantineScenarios {
             new RefusesConnections(new AlwaysComplain(FROM, MS), FROM, 0b100, true)})
         .withOptions(r -> SimOptions.defaults().withWindowAndTail(64, 16));
 
+    /**
+     * A Byzantine leader of view 1 that never sends its re-proposals of slots it executed ({@link
+     * WithholdsReproposals}), with a follower that needs them: replica 2 pauses at 8 ms for 10 ms (it misses slots
+     * replicas 0 and 1 decide), then the leader of view 0 pauses at 20 ms for 15 ms, so view 1 begins. The correct
+     * replicas must agree, and client requests be served after GST.
+     */
+    public static final Scenario WITHHOLDS_REPROPOSALS = Scenario.of("byz-withholds-reproposals", "replica 1, leader"
+        + " of view 1, never sends its re-proposals of slots it executed; replica 2 pauses at 8 ms for 10 ms, the leader"
+        + " of view 0 at 20 ms for 15 ms: the correct replicas agree and are served after GST",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            Faults.pauseReplica(c, 2, 8 * MS, 10 * MS);
+            Faults.pauseReplica(c, 0, 20 * MS, 15 * MS);
+            long gst = 35 * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, new WithholdsReproposals(FROM)});
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
@@ -447,5 +465,6 @@ public final class ByzantineScenarios {
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
-        GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER);
+        GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
+        WITHHOLDS_REPROPOSALS);
 }

@@ -43,6 +43,16 @@ class ByzantineBehavioursTest {
         attackFailsSafely(ByzantineScenarios.SILENT_LEADER, p -> viewChanged(p, 1, 2));
     }
 
+    /**
+     * A Byzantine leader of view 1 never sends its re-proposals of the slots it executed (the rule that lets a correct
+     * leader send new proposals first, {@code Proposer}, gives it nothing it could not do before): a follower that
+     * missed those slots still decides them (their COMMITs in its peers' streams), and the clients are served.
+     */
+    @Test
+    void aLeaderThatWithholdsItsReproposalsStopsNothing() {
+        attackFailsSafely(ByzantineScenarios.WITHHOLDS_REPROPOSALS, p -> viewChanged(p, 0, 2));
+    }
+
     @Test
     void aSilentFollowerLeavesTheSlowPathToDecide() {
         attackFailsSafely(ByzantineScenarios.SILENT_FOLLOWER,
