@@ -266,15 +266,18 @@ class ReplicaCoreTest {
         Cluster c = new Cluster();
         long before = c.cores[0].counters().droppedTotal();
         byte[][] garbage = {new byte[0], {(byte) 0xFF}, new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9}, new byte[4096]};
+        long k = 0;
         for (byte[] g : garbage) {
+            k++;
             for (int r : new int[] {0, 2}) {
+                c.step(r, new CoreInput.CtbcastDeliver(1, k, g)); // its own stream: CTBcast delivers what it sent
                 c.step(r, new CoreInput.Direct(1, g));
                 c.step(r, new CoreInput.TbcastDeliver(1, g));
                 c.step(r, new CoreInput.Direct(7, g)); // not a replica
                 c.step(r, new CoreInput.ClientRequest(99, g)); // not a client
             }
         }
-        assertTrue(c.cores[0].counters().droppedTotal() >= before + 12, c.cores[0].counters().droppedTotal() + "");
+        assertTrue(c.cores[0].counters().droppedTotal() >= before + 16, c.cores[0].counters().droppedTotal() + "");
         c.request(0, 1, "still");
         c.run(TICK * 4);
         assertEquals(3, c.correctReplies(0, 1, "still"));
