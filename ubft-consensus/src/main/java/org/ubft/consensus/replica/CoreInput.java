@@ -47,7 +47,11 @@ public sealed interface CoreInput {
     record Heard(int peer) implements CoreInput {
     }
 
-    /** The state of checkpoint {@code seq}, fetched after a {@link CoreOutput.FetchState} and checked by its digest. */
+    /**
+     * The state of checkpoint {@code seq}, fetched after a {@link CoreOutput.FetchState} (from peers' {@link
+     * CoreOutput.OfferState}). The core takes it only if it is the checkpoint asked for last and matches its certified
+     * digest; otherwise it is dropped and counted (a peer's bytes).
+     */
     record StateFetched(long seq, byte[] state) implements CoreInput {
     }
 

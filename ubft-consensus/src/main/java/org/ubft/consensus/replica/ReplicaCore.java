@@ -33,6 +33,11 @@ public final class ReplicaCore {
     private final Outputs outputs = new Outputs();
     private final UnsafeBuffer input = new UnsafeBuffer(new byte[0]);
     private long nextK = 1;
+    /** The checkpoint whose state the replica asked for last ({@link CoreOutput.FetchState}), and its digest. */
+    private long fetchSeq = -1;
+    private byte[] fetchDigest;
+    private final org.ubft.common.crypto.Fingerprints fingerprints = new org.ubft.common.crypto.Fingerprints();
+    private final byte[] digest = new byte[org.ubft.common.crypto.Fingerprints.FINGERPRINT_BYTES];
     /** What the replica produced as it started: the first step's outputs begin with them. */
     private List<CoreOutput> starting;
 
@@ -97,7 +102,11 @@ public final class ReplicaCore {
         } else if (in instanceof CoreInput.Heard h) {
             replica.onHeard(h.peer());
         } else if (in instanceof CoreInput.StateFetched s) {
-            replica.onStateFetched(s.seq(), s.state());
+            if (fetchedStateMatches(s.seq(), s.state())) {
+                replica.onStateFetched(s.seq(), s.state());
+            } else {
+                replica.counters().drop(ReplicaCounters.Drop.MALFORMED); // not the certified state: a peer's bytes
+            }
         } else if (in instanceof CoreInput.RecoverDecisions r) {
             replica.recoverDecisions(r.seq(), r.digest(), r.shares(), r.state(), r.batches());
         } else if (in instanceof CoreInput.RecoverOwnStream r) {
@@ -128,6 +137,19 @@ public final class ReplicaCore {
      */
     public record Status(int self, long view, int leader, boolean changingView, long executedUpTo, long checkpointSeq,
                          boolean fetching) {
+    }
+
+    /**
+     * Whether {@code state} is the state of the checkpoint this replica asked for ({@link CoreOutput.FetchState}): its
+     * sequence number and the digest f+1 replicas certified (Algorithm 2, line 60). The runtime's state transfer checks
+     * the same before it hands a state in; here the caller's transfer brings peers' bytes, so the core checks them.
+     */
+    private boolean fetchedStateMatches(long seq, byte[] state) {
+        if (state == null || fetchDigest == null || seq != fetchSeq) {
+            return false;
+        }
+        fingerprints.fingerprint(state, 0, state.length, digest, 0);
+        return java.util.Arrays.equals(digest, fetchDigest);
     }
 
     private DirectBuffer wrap(byte[] bytes) {
@@ -245,6 +267,8 @@ public final class ReplicaCore {
 
         @Override
         public void fetch(long checkpoint, byte[] digest, int source) {
+            fetchSeq = checkpoint;
+            fetchDigest = digest.clone();
             add(new CoreOutput.FetchState(checkpoint, digest.clone(), source));
         }
 

@@ -45,12 +45,19 @@ class ReplicaCoreTest {
         /** Per core: its outputs as kept by storage and its own stream's log. */
         final List<List<CoreOutput>> kept = new ArrayList<>();
         final List<List<byte[]>> ownStream = new ArrayList<>();
+        /** Per replica: the states it offered by checkpoint, and what it asked to fetch. */
+        final List<Map<Long, byte[]>> offered = new ArrayList<>();
+        final List<List<CoreOutput.FetchState>> fetches = new ArrayList<>();
+        /** Per replica: the last CTBcast identifier it used. */
+        final long[] lastK = new long[3];
         /** Per client and request number: the replies' bodies by replica. */
         final Map<Long, Map<Integer, byte[]>> replies = new HashMap<>();
         long now = 1_000_000;
 
         Cluster() {
             for (int i = 0; i < n; i++) {
+                offered.add(new HashMap<>());
+                fetches.add(new ArrayList<>());
                 kept.add(new ArrayList<>());
                 ownStream.add(new ArrayList<>());
                 start(i);
@@ -70,7 +77,13 @@ class ReplicaCoreTest {
         void route(int from, List<CoreOutput> outputs) {
             for (CoreOutput o : outputs) {
                 trace.add(from + " " + describe(o));
+                if (o instanceof CoreOutput.OfferState s) {
+                    offered.get(from).put(s.seq(), s.state());
+                } else if (o instanceof CoreOutput.FetchState f) {
+                    fetches.get(from).add(f);
+                }
                 if (o instanceof CoreOutput.Ctbcast c) {
+                    lastK[from] = c.k();
                     ownStream.get(from).add(c.bytes());
                     for (int r = 0; r < n; r++) {
                         queue.add(new Object[] {r, new CoreInput.CtbcastDeliver(from, c.k(), c.bytes())});
@@ -316,6 +329,43 @@ class ReplicaCoreTest {
         assertEquals(stream.size() + 1, c.trace.stream().filter(l -> l.startsWith("2 Ctbcast "))
             .mapToLong(l -> Long.parseLong(l.split(" ")[2])).skip(stream.size()).findFirst()
             .orElse(-1));
+    }
+
+    @Test
+    void aReplicaBehindACheckpointFetchesItsStateAndTakesOnlyTheCertifiedOne() {
+        // Algorithm 2, lines 57-60 (MaybeCheckpoint, BringUpToSpeed): a replica that joins after the others passed
+        // checkpoint W asks for its state (FetchState); the caller's transfer brings peers' bytes, which the core
+        // takes only if they match the digest f+1 replicas certified
+        Cluster c = new Cluster();
+        int w = c.config.window();
+        c.crashed[2] = true;
+        for (long k = 1; k <= w + 2; k++) {
+            c.request(0, k, "r" + k);
+            c.run(c.config.slowPathTimeoutNanos() * 10);
+        }
+        assertEquals(w, c.cores[0].status().checkpointSeq());
+        assertTrue(c.offered.get(0).containsKey((long) w), "replica 0 offers the state of checkpoint " + w);
+        c.start(2); // joins now: what FIFO delivery reports for the peers' streams it never saw is a gap
+        for (int p = 0; p < 2; p++) {
+            c.step(2, new CoreInput.CtbcastGap(p, 1, c.lastK[p] + 1));
+        }
+        for (int i = 0; i < 200 && c.fetches.get(2).isEmpty(); i++) {
+            c.run(TICK * 10);
+        }
+        assertTrue(!c.fetches.get(2).isEmpty(), "no FetchState: " + c.cores[2].status());
+        CoreOutput.FetchState fetch = c.fetches.get(2).get(c.fetches.get(2).size() - 1);
+        assertEquals(w, fetch.seq());
+        long dropped = c.cores[2].counters().dropped(ReplicaCounters.Drop.MALFORMED);
+        c.step(2, new CoreInput.StateFetched(w, c.offered.get(0).get(0L))); // another checkpoint's state
+        c.step(2, new CoreInput.StateFetched(0, c.offered.get(0).get(0L))); // a checkpoint not asked for
+        assertEquals(dropped + 2, c.cores[2].counters().dropped(ReplicaCounters.Drop.MALFORMED));
+        assertTrue(c.cores[2].status().fetching());
+        c.step(2, new CoreInput.StateFetched(w, c.offered.get(0).get((long) w)));
+        assertTrue(!c.cores[2].status().fetching());
+        c.request(1, 1, "after");
+        c.run(c.config.slowPathTimeoutNanos() * 10);
+        assertEquals(3, c.correctReplies(1, 1, "after"), c.cores[2].status().toString());
+        assertEquals(c.cores[0].status().executedUpTo(), c.cores[2].status().executedUpTo());
     }
 
     @Test
