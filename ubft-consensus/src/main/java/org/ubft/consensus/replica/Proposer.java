@@ -65,6 +65,12 @@ final class Proposer {
     /** Leader after a NEW_VIEW: the open slots still to re-propose with MustPropose (Algorithm 3, lines 18-19). */
     private long fillNext;
     private long fillEnd;
+    /**
+     * While this leader executed every slot it re-proposes: the re-proposals below it were delivered by another
+     * replica (the ones still in flight are [fillDelivered, fillNext)), and when the last of them was.
+     */
+    private long fillDelivered;
+    private long fillDeliveredAt;
     /** A view this replica led before a restart: it does not propose in it again (it forgot what it proposed). */
     private long noProposalsIn = -1;
 
@@ -102,12 +108,14 @@ final class Proposer {
 
     /** A view was entered: the earlier view's re-proposals are void. */
     void viewEntered() {
-        fillNext = fillEnd = 0;
+        fillNext = fillEnd = fillDelivered = 0;
     }
 
     /** Leader of a new view: re-propose slots [from, end) with MustPropose, then new ones from {@code end} (line 20). */
     void startMustPropose(long from, long end) {
         fillNext = from;
+        fillDelivered = from;
+        fillDeliveredAt = clock.nanoTime();
         fillEnd = end;
         nextSlot = end;
     }
@@ -134,7 +142,8 @@ final class Proposer {
         if (!host.canBroadcast()) {
             return 0;
         }
-        if (fillNext < fillEnd && host.nextExec() >= fillEnd) {
+        boolean executedAll = fillNext < fillEnd && host.nextExec() >= fillEnd;
+        if (executedAll) {
             // This leader executed every slot it re-proposes: they serve only replicas that have not, and the
             // requests waiting (the one in flight across a fail-over) go first instead of after up to W - 1 slow-path
             // re-commits. Safe: Algorithm 3 lines 18-20 fix what each open slot is proposed with, not in which order;
@@ -142,8 +151,16 @@ final class Proposer {
             // (Theorem B.6) is its own; every re-proposal still follows.
             work += proposeNew(now);
         }
-        while (fillNext < fillEnd && fillNext - Math.max(host.nextExec(), checkpoints.seq()) < config.pipeline()
-            && summaries.mayBroadcast()) {
+        // The re-proposals in flight are bounded by the pipeline. While this leader executed them all, "in flight"
+        // counts those no other replica answered yet (its WILL_CERTIFY or CERTIFY shows it delivered the PREPARE, and
+        // so, FIFO, all before it): sent all at once, up to W - 1 PREPAREs stood in this leader's CTBcast stream before
+        // the COMMIT of the new requests' slot, and a follower, delivering the stream in order and each PREPARE by
+        // CTBcast's slow path with a replica down, executed that slot (and replied) only after all of them. A
+        // re-proposal nobody answers holds the rest for at most a slow-path timeout. Timing only, as above: a
+        // Byzantine leader may pace its PREPAREs any way.
+        while (fillNext < fillEnd && summaries.mayBroadcast()
+            && (executedAll ? fillNext - reproposalsDelivered(now)
+                : fillNext - Math.max(host.nextExec(), checkpoints.seq())) < config.pipeline()) {
             if (!proposeMust(me, fillNext)) {
                 break; // its committed batch is being fetched
             }
@@ -154,6 +171,24 @@ final class Proposer {
             return work;
         }
         return work + proposeNew(now);
+    }
+
+    /** The first re-proposal sent that no other replica answered yet (fillNext if none). */
+    private long reproposalsDelivered(long now) {
+        long view = views.view();
+        long others = ~(1L << self);
+        while (fillDelivered < fillNext) {
+            int i = slots.indexIfCurrent(fillDelivered);
+            boolean answered = i < 0 || fillDelivered < checkpoints.seq() // below the window now: a checkpoint took it
+                || (slots.wcView[i] == view && (slots.wcMask[i] & others) != 0)
+                || slots.shares.matching(i, view, fillDelivered, slots.prepDigest, i * DIGEST_BYTES, self) > 0;
+            if (!answered && now - fillDeliveredAt < config.slowPathTimeoutNanos()) {
+                break;
+            }
+            fillDelivered++;
+            fillDeliveredAt = now;
+        }
+        return fillDelivered;
     }
 
     /** New slots with batches of the requests held, within the pipeline and CTBcast's summary bound (lines 14-17). */

@@ -250,6 +250,63 @@ class ReplicaClusterTest {
         assertTrue(view1Prepares.contains(0L), "every slot since the checkpoint is still re-proposed: " + view1Prepares);
     }
 
+    /**
+     * The new leader paces the re-proposals of slots it executed ({@code Proposer.reproposalsDelivered}): at most the
+     * pipeline of them unanswered at once, so that its COMMIT of the first new slot does not stand in its CTBcast
+     * stream behind all of them (a follower delivers the stream in order, over a real fabric each PREPARE by CTBcast's
+     * slow path with a replica down, and executed that slot, and replied, only after every re-proposal before it).
+     * Here the follower is slow to answer re-proposals (its answers to them are lost): a re-proposal nobody answers
+     * holds the rest for a slow-path timeout, and every slot since the checkpoint is still re-proposed.
+     */
+    @Test
+    void aNewLeaderPacesTheReproposalsOfSlotsItExecuted() {
+        ReplicaConfig config = ReplicaConfig.defaults(3, 2).withWindow(256).withTimeouts(500_000, 20_000_000, 20_000_000);
+        ModelCluster c = new ModelCluster(config, 3);
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 300;
+        }
+        c.runUntilDone(60, 5_000_000_000L);
+        long executed = c.replicas[1].executedUpTo();
+        long checkpoint = c.replicas[1].checkpointSeq();
+        java.util.List<long[]> stream = new java.util.ArrayList<>(); // replica 1's view-1 PREPAREs (0) and COMMITs (1)
+        c.filter = (kind, from, to, b, o, l) -> {
+            int type = b.getByte(o);
+            boolean view1 = l >= 17 && b.getLong(o + 1, ClientWire.ORDER) == 1;
+            if (kind == ModelCluster.Kind.CTBCAST && from == 1 && to == 2 && view1
+                && (type == ConsensusWire.PREPARE || type == ConsensusWire.COMMIT)) {
+                stream.add(new long[] {type == ConsensusWire.PREPARE ? 0 : 1, b.getLong(o + 9, ClientWire.ORDER)});
+            }
+            // the follower's answers to re-proposals (slots it executed before the crash) are lost on their way
+            return !(kind == ModelCluster.Kind.TBCAST && from == 2 && to == 1 && view1
+                && (type == ConsensusWire.WILL_CERTIFY || type == ConsensusWire.CERTIFY)
+                && b.getLong(o + 9, ClientWire.ORDER) < executed);
+        };
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = client.accepted + 5; // a few new slots: no checkpoint takes the re-proposed ones meanwhile
+        }
+        c.crashed[0] = true;
+        c.run(200_000_000);
+        for (ModelCluster.TestClient client : c.clientList) {
+            assertEquals(client.target, client.accepted, "progress resumes in view 1: " + c.replicas[1].counters());
+        }
+        assertEquals(checkpoint, c.replicas[1].checkpointSeq());
+        assertAllCorrectAgree(c);
+        long firstNew = stream.get(0)[1];
+        assertTrue(firstNew >= executed, "view 1 opens with a new slot: " + firstNew + " (executed " + executed + ")");
+        int before = 0;
+        for (long[] m : stream) {
+            if (m[0] == 1 && m[1] == firstNew) {
+                break;
+            }
+            before += m[0] == 0 && m[1] < firstNew ? 1 : 0;
+        }
+        long reproposed = stream.stream().filter(m -> m[0] == 0 && m[1] < firstNew).map(m -> m[1]).distinct().count();
+        assertTrue(firstNew - checkpoint > 2L * config.pipeline(), "enough re-proposals to pace: " + (firstNew - checkpoint));
+        assertTrue(before <= config.pipeline() + 1, before + " re-proposals before the COMMIT of slot " + firstNew
+            + " (pipeline " + config.pipeline() + ")");
+        assertEquals(firstNew - checkpoint, reproposed, "every slot since the checkpoint is still re-proposed");
+    }
+
     @Test
     void replicaStartedEmptyAfterSeveralCheckpointsCatchesUpByStateTransfer() {
         ModelCluster c = new ModelCluster(config(2), 4);
