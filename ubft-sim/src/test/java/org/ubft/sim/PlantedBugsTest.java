@@ -100,6 +100,72 @@ class PlantedBugsTest {
     }
 
     @Test
+    void aCorrectLeaderWhoseMessageAReplicaRefusesBreaksCorrectMessages() {
+        // the leader sends a copy of its fourth PREPARE claiming view 7: the others refuse it (Algorithm 5, line 2),
+        // the run stays live and agrees, and only the refusal shows the bug
+        ReplicaBehaviour stray = new ReplicaBehaviour() {
+            @Override
+            public org.ubft.consensus.replica.ReplicaOutput wrapOutput(org.ubft.consensus.replica.ReplicaOutput output,
+                                                                       SlotContext slot) {
+                return new org.ubft.consensus.replica.ReplicaOutput() {
+                    private int prepares;
+
+                    @Override
+                    public long ctbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
+                        long k = output.ctbcast(buffer, offset, length);
+                        if (buffer.getByte(offset) == org.ubft.consensus.wire.ConsensusWire.PREPARE && ++prepares == 4) {
+                            org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length]);
+                            copy.putBytes(0, buffer, offset, length);
+                            copy.putLong(1, 7, org.ubft.consensus.wire.ClientWire.ORDER);
+                            output.ctbcast(copy, 0, length);
+                        }
+                        return k;
+                    }
+
+                    @Override
+                    public void allDelivered(long k) {
+                        output.allDelivered(k);
+                    }
+
+                    @Override
+                    public void signEagerly(boolean on) {
+                        output.signEagerly(on);
+                    }
+
+                    @Override
+                    public void summaryFormed(long k, org.agrona.DirectBuffer buffer, int offset, int length) {
+                        output.summaryFormed(k, buffer, offset, length);
+                    }
+
+                    @Override
+                    public void summaryApplied(int broadcaster, long k) {
+                        output.summaryApplied(broadcaster, k);
+                    }
+
+                    @Override
+                    public void tbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
+                        output.tbcast(buffer, offset, length);
+                    }
+
+                    @Override
+                    public void send(int replica, org.agrona.DirectBuffer buffer, int offset, int length) {
+                        output.send(replica, buffer, offset, length);
+                    }
+
+                    @Override
+                    public void reply(int client, org.agrona.DirectBuffer buffer, int offset, int length) {
+                        output.reply(client, buffer, offset, length);
+                    }
+                };
+            }
+        };
+        Scenario s = Scenarios.ALL_CORRECT.withBehaviours(stray, null, null).named("planted-stray-prepare");
+        RunResult r = caught(s, Set.of(org.ubft.sim.check.CorrectMessagesChecker.NAME));
+        assertTrue(r.violations().kept().get(0).message().contains("INVALID_PREPARE of correct replicas"),
+            r.violations().kept().toString());
+    }
+
+    @Test
     void aReplicaThatExecutesARequestTwiceBreaksNoDuplicate() {
         ReplicaBehaviour twice = buggy(app -> new AtExecution(app, 5) {
             @Override

@@ -142,6 +142,11 @@ final class Proposer {
         if (!host.canBroadcast()) {
             return 0;
         }
+        if (fillNext < fillEnd && fillNext < checkpoints.seq()) {
+            // a checkpoint took the slots below it (its CHECKPOINT precedes anything more in this stream: canBroadcast):
+            // a PREPARE for them would be outside the open slots its receivers check (Algorithm 5, line 3)
+            fillNext = Math.min(fillEnd, checkpoints.seq());
+        }
         boolean executedAll = fillNext < fillEnd && host.nextExec() >= fillEnd;
         if (executedAll) {
             // This leader executed every slot it re-proposes: they serve only replicas that have not, and the

@@ -75,6 +75,14 @@ public final class Simulator {
             }
             return SimCluster.EPOCH_MILLIS + t / 1_000_000 + Math.max(skew, 0) + bound;
         }));
+        boolean allCorrect = true;
+        for (int i = 0; i < options.n(); i++) {
+            allCorrect &= correct.test(i) && !cluster.twinned(i);
+        }
+        if (allCorrect) {
+            checkers.add(new org.ubft.sim.check.CorrectMessagesChecker(violations, options.n(),
+                i -> cluster.replica(i) == null ? null : cluster.replica(i).replica().counters()));
+        }
         ResourceChecker resources = new ResourceChecker(violations, options.n(), cluster::cpu, correct);
         checkers.add(resources);
         ClientLatencies latencies = new ClientLatencies(c -> cluster.clientBehaviour(c).correct());
