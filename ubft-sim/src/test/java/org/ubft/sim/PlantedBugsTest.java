@@ -107,54 +107,19 @@ class PlantedBugsTest {
             @Override
             public org.ubft.consensus.replica.ReplicaOutput wrapOutput(org.ubft.consensus.replica.ReplicaOutput output,
                                                                        SlotContext slot) {
-                return new org.ubft.consensus.replica.ReplicaOutput() {
+                return new org.ubft.sim.byzantine.ForwardingOutput(output) {
                     private int prepares;
 
                     @Override
                     public long ctbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
-                        long k = output.ctbcast(buffer, offset, length);
+                        long k = real.ctbcast(buffer, offset, length);
                         if (buffer.getByte(offset) == org.ubft.consensus.wire.ConsensusWire.PREPARE && ++prepares == 4) {
                             org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length]);
                             copy.putBytes(0, buffer, offset, length);
                             copy.putLong(1, 7, org.ubft.consensus.wire.ClientWire.ORDER);
-                            output.ctbcast(copy, 0, length);
+                            real.ctbcast(copy, 0, length);
                         }
                         return k;
-                    }
-
-                    @Override
-                    public void allDelivered(long k) {
-                        output.allDelivered(k);
-                    }
-
-                    @Override
-                    public void signEagerly(boolean on) {
-                        output.signEagerly(on);
-                    }
-
-                    @Override
-                    public void summaryFormed(long k, org.agrona.DirectBuffer buffer, int offset, int length) {
-                        output.summaryFormed(k, buffer, offset, length);
-                    }
-
-                    @Override
-                    public void summaryApplied(int broadcaster, long k) {
-                        output.summaryApplied(broadcaster, k);
-                    }
-
-                    @Override
-                    public void tbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
-                        output.tbcast(buffer, offset, length);
-                    }
-
-                    @Override
-                    public void send(int replica, org.agrona.DirectBuffer buffer, int offset, int length) {
-                        output.send(replica, buffer, offset, length);
-                    }
-
-                    @Override
-                    public void reply(int client, org.agrona.DirectBuffer buffer, int offset, int length) {
-                        output.reply(client, buffer, offset, length);
                     }
                 };
             }

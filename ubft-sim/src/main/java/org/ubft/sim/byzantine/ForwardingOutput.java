@@ -4,11 +4,11 @@ import org.agrona.DirectBuffer;
 import org.ubft.consensus.replica.ReplicaOutput;
 
 /** A {@link ReplicaOutput} that passes every action to {@code real}; behaviours override what they change. */
-class ForwardingOutput implements ReplicaOutput {
+public class ForwardingOutput implements ReplicaOutput {
     /** Where the actions go (non-final so that a switchable slot can retarget, RandomAdversary). */
     protected ReplicaOutput real;
 
-    ForwardingOutput(ReplicaOutput real) {
+    public ForwardingOutput(ReplicaOutput real) {
         this.real = real;
     }
 
