@@ -88,6 +88,9 @@ public final class ReplicaCounters {
     long recoveredSlots = -1;
     long batchesFetched;
     long certificatesFetched;
+    /** COMMITS messages this replica CTBcast, and the COMMITs they carried (CtbcastOutbox). */
+    long commitsMessages;
+    long bundledCommits;
 
     void drop(Drop reason) {
         drops[reason.ordinal()]++;
@@ -216,6 +219,16 @@ public final class ReplicaCounters {
         return certificatesFetched;
     }
 
+    /** COMMITS messages this replica CTBcast: several COMMITs of one duty cycle under one identifier. */
+    public long commitsMessages() {
+        return commitsMessages;
+    }
+
+    /** COMMITs this replica sent inside COMMITS messages. */
+    public long bundledCommits() {
+        return bundledCommits;
+    }
+
     /** Non-zero drop counts by reason. */
     public Map<Drop, Long> drops() {
         return nonZero(Drop.class, drops);
@@ -241,6 +254,7 @@ public final class ReplicaCounters {
             + " complaints_by=" + complaintsByReason()
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
             + " stream_recovered=" + streamRecovered + " recovered_slots=" + recoveredSlots
-            + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched + " dropped=" + drops();
+            + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched
+            + " commits_messages=" + commitsMessages + " bundled_commits=" + bundledCommits + " dropped=" + drops();
     }
 }

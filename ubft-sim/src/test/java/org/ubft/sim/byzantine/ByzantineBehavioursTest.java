@@ -144,6 +144,18 @@ class ByzantineBehavioursTest {
     }
 
     /**
+     * Wrongly framed COMMITS messages before each of a follower's COMMITs: both correct replicas drop them whole
+     * (MALFORMED), one of them after skipping part of the stream by a summary; the views change and the seal sends
+     * COMMITs several to a message (COMMITS); agreement and liveness hold.
+     */
+    @Test
+    void misframedCommitsMessagesAreDroppedWholeAlikeAndTheSealBundlesItsCommits() {
+        attackFailsSafely(ByzantineScenarios.MISFRAMED_COMMITS,
+            p -> p.counter(0, "MALFORMED") > 0 && p.counter(1, "MALFORMED") > 0 && viewChanged(p, 0, 1)
+                && p.counter(0, "commits_messages") + p.counter(1, "commits_messages") > 0);
+    }
+
+    /**
      * The writer withholds its LOCKED echoes, so the correct replicas take CTBcast's slow path and read its registers:
      * their register readers find the bogus sub-registers and ignore them.
      */
