@@ -9,6 +9,7 @@ import org.ubft.sim.WideCtbcastChannel;
 import org.ubft.sim.cpu.CpuCosts;
 import org.ubft.sim.byzantine.AlwaysComplain;
 import org.ubft.sim.byzantine.Amnesiac;
+import org.ubft.sim.byzantine.AnswersReproposalsEarly;
 import org.ubft.sim.byzantine.CensorClient;
 import org.ubft.sim.byzantine.ConflictingPrepares;
 import org.ubft.sim.byzantine.DuplicateProposal;
@@ -479,6 +480,24 @@ public final class ByzantineScenarios {
         }).withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW))
         .withBehaviours(() -> new ReplicaBehaviour[] {null, null, new MisframedCommits(FROM)});
 
+    /**
+     * A follower that answers PREPAREs of later views before it delivers them ({@link AnswersReproposalsEarly}), so that a
+     * new leader's paced re-proposals all go at once: replica 0 pauses at 8 ms for 10 ms (it misses slots replicas 1
+     * and 2 decide) and again at 20 ms for 15 ms, so view 1 begins, led by replica 1, which executed every slot it
+     * re-proposes; replica 0 needs them. The correct replicas must agree, and client requests be served after GST.
+     */
+    public static final Scenario ANSWERS_REPROPOSALS_EARLY = Scenario.of("byz-answers-reproposals-early", "replica 2"
+        + " TBcasts WILL_CERTIFY for the next 64 slots with each of its own in views after the first; replica 0 (leader"
+        + " of view 0) pauses at 8 ms for 10 ms and at 20 ms for 15 ms: the correct replicas agree and are served after"
+        + " GST",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            Faults.pauseReplica(c, 0, 8 * MS, 10 * MS);
+            Faults.pauseReplica(c, 0, 20 * MS, 15 * MS);
+            long gst = 35 * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AnswersReproposalsEarly(FROM)});
+
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
@@ -487,5 +506,5 @@ public final class ByzantineScenarios {
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
         GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
-        WITHHOLDS_REPROPOSALS, MISFRAMED_COMMITS);
+        WITHHOLDS_REPROPOSALS, MISFRAMED_COMMITS, ANSWERS_REPROPOSALS_EARLY);
 }

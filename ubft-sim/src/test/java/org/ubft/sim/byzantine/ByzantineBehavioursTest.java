@@ -156,6 +156,16 @@ class ByzantineBehavioursTest {
     }
 
     /**
+     * A follower's false answers to a new leader's re-proposals (WILL_CERTIFY for slots it has not delivered): the
+     * leader's pacing is timing only, so the replica that needs the re-proposals gets them, the views change, and
+     * the correct replicas agree and are served.
+     */
+    @Test
+    void falseAnswersToReproposalsChangeOnlyTheirPace() {
+        attackFailsSafely(ByzantineScenarios.ANSWERS_REPROPOSALS_EARLY, p -> viewChanged(p, 0, 1));
+    }
+
+    /**
      * The writer withholds its LOCKED echoes, so the correct replicas take CTBcast's slow path and read its registers:
      * their register readers find the bogus sub-registers and ignore them.
      */
