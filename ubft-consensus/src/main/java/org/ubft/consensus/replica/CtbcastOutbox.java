@@ -1,6 +1,7 @@
 package org.ubft.consensus.replica;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Writer;
 
@@ -67,7 +68,12 @@ final class CtbcastOutbox {
 
     /** Whether a CTBcast may go out now: within the summary bound and after the deferred CHECKPOINT and SEAL_VIEW. */
     boolean canBroadcast() {
-        return !recovering && summaries.mayBroadcast(bundled > 0 ? 1 : 0) && !checkpointToSend && !sealToSend;
+        return !recovering && summaries.mayBroadcast(reserved()) && !checkpointToSend && !sealToSend;
+    }
+
+    /** Identifiers taken but not yet used: the waiting COMMITs' one (it counts against the summary bound). */
+    private int reserved() {
+        return bundled > 0 ? 1 : 0;
     }
 
     /**
@@ -83,14 +89,14 @@ final class CtbcastOutbox {
             if (bundled == 0) {
                 bundleLength = HEADER;
             }
-            bundle.putInt(bundleLength, length, java.nio.ByteOrder.LITTLE_ENDIAN);
+            bundle.putInt(bundleLength, length, ClientWire.ORDER);
             bundle.putBytes(bundleLength + 4, message, 0, length);
             bundleLength += 4 + length;
             bundled++;
             return 0;
         }
         flush();
-        return send(message, 0, length);
+        return ctbcast(message, 0, length);
     }
 
     /**
@@ -99,7 +105,7 @@ final class CtbcastOutbox {
      */
     void broadcastAlone(UnsafeBuffer message, int length) {
         flush();
-        send(message, 0, length);
+        ctbcast(message, 0, length);
     }
 
     /**
@@ -113,18 +119,18 @@ final class CtbcastOutbox {
         }
         bundled = 0;
         if (n == 1) {
-            send(bundle, HEADER + 4, bundleLength - HEADER - 4);
+            ctbcast(bundle, HEADER + 4, bundleLength - HEADER - 4);
             return 1;
         }
         bundle.putByte(0, (byte) ConsensusWire.COMMITS);
         bundle.putByte(1, (byte) n);
-        send(bundle, 0, bundleLength);
+        ctbcast(bundle, 0, bundleLength);
         counters.commitsMessages++;
         counters.bundledCommits += n;
         return n;
     }
 
-    private long send(UnsafeBuffer message, int offset, int length) {
+    private long ctbcast(UnsafeBuffer message, int offset, int length) {
         long k = out.ctbcast(message, offset, length);
         summaries.broadcasted(k);
         return k;
@@ -151,12 +157,12 @@ final class CtbcastOutbox {
         if (sealToSend && views.view() <= me.view) {
             sealToSend = false; // the same, for SEAL_VIEW (Algorithm 5 line 17)
         }
-        if (checkpointToSend && summaries.mayBroadcast(bundled > 0 ? 1 : 0)) {
+        if (checkpointToSend && summaries.mayBroadcast(reserved())) {
             checkpointToSend = false;
             checkpoints.writeCheckpoint(writer.wrap(send, 0));
             broadcast(send, writer.length());
         }
-        if (sealToSend && summaries.mayBroadcast(bundled > 0 ? 1 : 0)) {
+        if (sealToSend && summaries.mayBroadcast(reserved())) {
             sealToSend = false;
             writer.wrap(send, 0).u8(ConsensusWire.SEAL_VIEW).i64(views.view());
             broadcast(send, writer.length());

@@ -38,7 +38,12 @@ public final class ReplicaCounters {
          */
         BAD_TIME,
         /** A client's request under a number held here with another payload (the client equivocates): not kept. */
-        EQUIVOCATED_REQUEST
+        EQUIVOCATED_REQUEST,
+        /**
+         * A COMMIT of a COMMITS message after one whose certificate was refused (a correct replica sends none): not
+         * handled, so that one identifier of a Byzantine stream costs at most one refused certificate's checks.
+         */
+        AFTER_BAD_CERTIFICATE
     }
 
     /** Why this replica complained about its view's leader (Algorithm 3, line 1; {@link LeaderSuspicion}). */

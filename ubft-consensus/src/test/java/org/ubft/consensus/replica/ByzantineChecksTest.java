@@ -509,8 +509,9 @@ class ByzantineChecksTest {
 
     /**
      * A COMMITS message's COMMITs are judged one after another against state[p], as if p had broadcast each alone
-     * (CtbcastOutbox): a valid one is kept (the same COMMIT alone afterwards is line 11's duplicate), an invalid one is
-     * dropped for its own reason and the others still count.
+     * (CtbcastOutbox): a valid one is kept (the same COMMIT alone afterwards is line 11's duplicate). After one whose
+     * certificate is refused, the rest are dropped unchecked (AFTER_BAD_CERTIFICATE): one identifier of a Byzantine
+     * stream costs at most one refused certificate's checks, as a lone COMMIT does, not sixteen.
      */
     @Test
     void aCommitsMessagesCommitsCountAsIfBroadcastOneAfterAnother() {
@@ -519,13 +520,17 @@ class ByzantineChecksTest {
         long cp = c.replicas[0].checkpointSeq();
         byte[] batch = leaderBatches.get(s);
         byte[] st = certifyStatement(0, cp, digest(batch));
+        byte[] st1 = certifyStatement(0, cp + 1, digest(batch));
         byte[] forged = commit(0, cp, batch, shares(ok(0, st), corrupt(1, st)));
+        byte[] forgedToo = commit(0, cp + 1, batch, shares(ok(0, st1), corrupt(1, st1)));
         long[] invalid = drops(c, Drop.INVALID_COMMIT);
         long[] bad = drops(c, Drop.BAD_CERTIFICATE);
+        long[] after = drops(c, Drop.AFTER_BAD_CERTIFICATE);
         long[] malformed = drops(c, Drop.MALFORMED);
-        inject(c, 2, commitsOf(forged, certifiedCommit(0, s, batch)));
+        inject(c, 2, commitsOf(certifiedCommit(0, s, batch), forged, forgedToo));
         c.run(50_000);
         assertDropped(c, bad, Drop.BAD_CERTIFICATE, 1);
+        assertDropped(c, after, Drop.AFTER_BAD_CERTIFICATE, 1);
         assertDropped(c, invalid, Drop.INVALID_COMMIT, 0);
         inject(c, 2, certifiedCommit(0, s, batch)); // line 11: state[2].commits[s] holds it from the COMMITS message
         c.run(50_000);

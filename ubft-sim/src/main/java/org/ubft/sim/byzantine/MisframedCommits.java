@@ -15,12 +15,14 @@ import java.util.Arrays;
  * in turn: more COMMITs than {@link ConsensusWire#MAX_BUNDLED_COMMITS}; a COMMITS nested in one; a count one higher
  * than the COMMITs present; a first COMMIT's length one too long; a SEAL_VIEW of the next view after the COMMIT (a
  * receiver that handled a COMMITS message's parts whatever their type would leave the view); a byte after the last
- * COMMIT. Every correct receiver must drop each one whole (none of its COMMITs counts, state[p] unchanged), count it,
- * and go on with the genuine message: a COMMITS message is handled as well framed or not at all, alike at every
- * receiver, whether it delivered the message or skipped it with a SUMMARY.
+ * COMMIT; and, well framed, 16 copies of the COMMIT each with its last share's signature altered (16 certificates to
+ * check for one identifier). Every correct receiver must drop the misframed ones whole (none of its COMMITs counts,
+ * state[p] unchanged) and check only the first forged certificate of the last (the rest AFTER_BAD_CERTIFICATE), count
+ * them, and go on with the genuine message: alike at every receiver, whether it delivered the message or skipped it
+ * with a SUMMARY.
  */
 public final class MisframedCommits extends ByzantineBehaviour {
-    private static final int FRAMINGS = 6;
+    private static final int FRAMINGS = 7;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
     private final long from;
@@ -83,7 +85,15 @@ public final class MisframedCommits extends ByzantineBehaviour {
                     ORDER);
                 yield commits(commit, seal);
             }
-            default -> Arrays.copyOf(commits(commit), commits(commit).length + 1);
+            case 5 -> Arrays.copyOf(commits(commit), commits(commit).length + 1);
+            default -> {
+                byte[][] parts = new byte[ConsensusWire.MAX_BUNDLED_COMMITS][];
+                for (int i = 0; i < parts.length; i++) {
+                    parts[i] = commit.clone();
+                    parts[i][commit.length - 1] ^= (byte) (i + 1); // a COMMIT ends with its last share's signature
+                }
+                yield commits(parts);
+            }
         };
     }
 
