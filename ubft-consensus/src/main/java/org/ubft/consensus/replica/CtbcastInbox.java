@@ -2,7 +2,6 @@ package org.ubft.consensus.replica;
 
 import org.agrona.DirectBuffer;
 import org.ubft.consensus.replica.ReplicaCounters.Drop;
-import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
 
@@ -104,7 +103,6 @@ final class CtbcastInbox {
                 case ConsensusWire.CHECKPOINT -> checkpoints.onCheckpointMessage(p, buffer, reader);
                 case ConsensusWire.SEAL_VIEW -> views.onSealView(p, reader);
                 case ConsensusWire.NEW_VIEW -> views.onNewView(p, buffer, reader);
-                case ConsensusWire.COMMITS -> processCommits(p, buffer, offset, length);
                 default -> counters.drop(Drop.UNKNOWN_TYPE);
             }
             if (streams.parkedNow()) {
@@ -115,54 +113,6 @@ final class CtbcastInbox {
             streams.exit();
         }
         summaries.delivered(p, k); // Algorithm 4, lines 1-2
-    }
-
-    /**
-     * p's COMMITS message: its COMMITs handled one after another, as if p had broadcast each alone (CtbcastOutbox: the
-     * same state[p] changes, in the same order, at every correct receiver). Well formed or dropped whole, before any of
-     * its COMMITs is handled: 1 to {@link ConsensusWire#MAX_BUNDLED_COMMITS} of them, each a COMMIT framed exactly,
-     * nothing after the last. Its COMMITs never park ({@link StreamChecks}: only a message handled at the outer level
-     * does, and a COMMITS message is handled again only whole), so their certificates are checked here; after one whose
-     * certificate is refused the rest are dropped unhandled (a correct replica sends no such COMMIT; whether a
-     * certificate holds is a function of its bytes and state[p], so every correct receiver stops at the same one), and
-     * a COMMITS message costs at most one refused certificate's checks, as a lone COMMIT does.
-     */
-    private void processCommits(PeerState p, DirectBuffer buffer, int offset, int length) {
-        int end = offset + length;
-        int count = length < 2 ? 0 : buffer.getByte(offset + 1) & 0xFF;
-        int at = offset + 2;
-        for (int c = 0; c < count && at <= end; c++) {
-            int partLength = at + 4 <= end ? buffer.getInt(at, ClientWire.ORDER) : -1;
-            if (partLength < 1 || partLength > end - at - 4
-                || (buffer.getByte(at + 4) & 0xFF) != ConsensusWire.COMMIT) {
-                at = -1;
-                break;
-            }
-            at += 4 + partLength;
-        }
-        if (count < 1 || count > ConsensusWire.MAX_BUNDLED_COMMITS || at != end) {
-            counters.drop(Drop.MALFORMED);
-            return;
-        }
-        at = offset + 2;
-        for (int c = 0; c < count; c++) {
-            int partLength = buffer.getInt(at, ClientWire.ORDER);
-            reader.wrap(buffer, at + 5, partLength - 1);
-            streams.enter(p.replica); // nested: never parks
-            boolean counted;
-            try {
-                counted = agreement.slowPath().onCommit(p, buffer, reader);
-            } finally {
-                streams.exit();
-            }
-            if (!counted) {
-                for (int rest = count - c - 1; rest > 0; rest--) {
-                    counters.drop(Drop.AFTER_BAD_CERTIFICATE);
-                }
-                return;
-            }
-            at += 4 + partLength;
-        }
     }
 
     /**

@@ -250,11 +250,8 @@ final class SlowPath {
         this.streams = streams;
     }
 
-    /**
-     * Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. Returns false if its certificate was checked and refused
-     * (a correct replica never sends one: its certificate holds shares it verified, or its own), true otherwise.
-     */
-    boolean onCommit(PeerState p, DirectBuffer buffer, Reader reader) {
+    /** Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. */
+    void onCommit(PeerState p, DirectBuffer buffer, Reader reader) {
         long v = reader.i64();
         long s = reader.i64();
         int length = reader.i32();
@@ -263,12 +260,12 @@ final class SlowPath {
         int sharesAt = reader.skip(k * SHARE_BYTES);
         if (!reader.complete() || length > maxBatchBytes || !BatchFormat.valid(config, buffer, at, length)) {
             counters.drop(Drop.MALFORMED);
-            return true;
+            return;
         }
         fingerprints.fingerprint(buffer, at, length, digestView, 0);
         if (!checks.validCommit(p, v, s, digest)) {
             counters.drop(Drop.INVALID_COMMIT);
-            return true;
+            return;
         }
         if (p.hasCommit(s) && p.commitView[p.index(s)] == v) {
             // a COMMIT of p for this view and slot is in state[p] already (Corollary B.3: none conflicting). Only what
@@ -278,24 +275,23 @@ final class SlowPath {
             // one that jumped the forged one by a summary kept it, and their state[p] differed in the view change:
             // adversary-random seed 7378 broke agreement)
             counters.drop(Drop.DUPLICATE);
-            return true;
+            return;
         }
         int len = statements.certify(v, s, digest, 0);
         commitCheckView = v;
         commitCheckSlot = s;
         if (streams != null && streams.park(p.replica, statements.bytes(), len, buffer, sharesAt, k, commitShares)) {
-            return true; // its shares are checked off the agent thread: handled again, in p's order, with their verdicts
+            return; // its shares are checked off the agent thread: handled again, in p's order, with their verdicts
         }
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt, k, statements.bytes(), len, signature,
             commitShares)) {
             counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
-            return false;
+            return;
         }
         p.recordCommit(s, v, digest, buffer, at, length); // line 39
         p.messagesInView++;
         adoptCertificate(v, s, buffer, sharesAt, k);
         checkCommits(s);
-        return true;
     }
 
     /**

@@ -383,9 +383,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         work += checks.doWork();
         hints.reportHeard();
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
-        // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both;
-        // the cycle's COMMITs go first (several in one CTBcast message), so that they are among them
-        work += replica.flushBroadcasts();
+        // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
         work += ctbcast.deliverOwn();
         if (passPending) {
             passPending = false;
@@ -403,7 +401,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             hints.reportEquivocations();
             hints.reportConnections();
         }
-        return work + replica.flushBroadcasts(); // this cycle's COMMITs, several in one CTBcast message
+        return work;
     }
 
     @Override

@@ -144,20 +144,6 @@ class ByzantineBehavioursTest {
     }
 
     /**
-     * Wrongly framed COMMITS messages before each of a follower's COMMITs: both correct replicas drop them whole
-     * (MALFORMED), one of them after skipping part of the stream by a summary, and check one forged certificate of a
-     * COMMITS message of sixteen (AFTER_BAD_CERTIFICATE for the rest); the views change and the seal sends
-     * COMMITs several to a message (COMMITS); agreement and liveness hold.
-     */
-    @Test
-    void misframedCommitsMessagesAreDroppedWholeAlikeAndTheSealBundlesItsCommits() {
-        attackFailsSafely(ByzantineScenarios.MISFRAMED_COMMITS,
-            p -> p.counter(0, "MALFORMED") > 0 && p.counter(1, "MALFORMED") > 0 && viewChanged(p, 0, 1)
-                && p.counter(0, "AFTER_BAD_CERTIFICATE") > 0 && p.counter(1, "AFTER_BAD_CERTIFICATE") > 0
-                && p.counter(0, "commits_messages") + p.counter(1, "commits_messages") > 0);
-    }
-
-    /**
      * A follower's false answers to a new leader's re-proposals (WILL_CERTIFY for slots it has not delivered): the
      * leader's pacing is timing only, so the replica that needs the re-proposals gets them, the views change, and
      * the correct replicas agree and are served.
