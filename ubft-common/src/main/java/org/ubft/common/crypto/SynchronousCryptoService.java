@@ -4,7 +4,8 @@ import org.agrona.DirectBuffer;
 
 /**
  * A {@link CryptoService} that executes each task in the caller's thread when it is submitted and delivers the
- * result at the next {@link #poll}, in submission order. No threads, no queues shared with anyone: the same
+ * result at the next {@link #poll} (not the one running: a task submitted from a result's handler waits for the poll
+ * after), in submission order. No threads, no queues shared with anyone: the same
  * submissions always give the same callbacks in the same order, which the deterministic simulator and unit tests
  * need. Tasks never wait, so none is ever dropped; a submission is refused when {@code 2 x capacity} results wait
  * to be polled.
@@ -56,8 +57,11 @@ final class SynchronousCryptoService implements CryptoService {
 
     @Override
     public int poll(CryptoResultHandler handler, int limit) {
+        // only results that waited when the poll began: a task a handler submits now is delivered at the next poll,
+        // as a worker's would be (a chain of checks, each submitted on the last one's verdict, takes a poll each)
+        int ready = Math.min(limit, count);
         int n = 0;
-        while (n < limit && count > 0) {
+        while (n < ready) {
             CryptoTask task = completed[head];
             completed[head] = null;
             head = (head + 1) % completed.length;

@@ -2,6 +2,7 @@ package org.ubft.consensus.replica;
 
 import org.agrona.DirectBuffer;
 import org.ubft.consensus.replica.ReplicaCounters.Drop;
+import org.ubft.consensus.wire.ClientWire;
 import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.consensus.wire.Reader;
 
@@ -77,7 +78,7 @@ final class CtbcastInbox {
             summaries.hold(p, k, buffer, offset, length);
             return;
         }
-        streams.handling(from, true);
+        streams.handling(from, true, length);
         try {
             process(p, k, buffer, offset, length);
         } finally {
@@ -103,6 +104,7 @@ final class CtbcastInbox {
                 case ConsensusWire.CHECKPOINT -> checkpoints.onCheckpointMessage(p, buffer, reader);
                 case ConsensusWire.SEAL_VIEW -> views.onSealView(p, reader);
                 case ConsensusWire.NEW_VIEW -> views.onNewView(p, buffer, reader);
+                case ConsensusWire.COMMITS -> processCommits(p, buffer, offset, length);
                 default -> counters.drop(Drop.UNKNOWN_TYPE);
             }
             if (streams.parkedNow()) {
@@ -113,6 +115,61 @@ final class CtbcastInbox {
             streams.exit();
         }
         summaries.delivered(p, k); // Algorithm 4, lines 1-2
+    }
+
+    /**
+     * p's COMMITS message: its COMMITs handled one after another, as if p had broadcast each alone (CtbcastOutbox: the
+     * same state[p] changes, in the same order, at every correct receiver). Well formed or dropped whole, before any of
+     * its COMMITs is handled: 1 to {@link ConsensusWire#MAX_BUNDLED_COMMITS} of them, each a COMMIT framed exactly,
+     * nothing after the last. Each COMMIT may park for its certificate's checks as a lone one does ({@link
+     * StreamChecks}): the message waits whole, the parts before it handled, and is handled again from that part with
+     * its verdicts ({@link StreamChecks#resumePart}), the parts after it fresh. After one whose certificate is refused
+     * the rest are dropped unhandled (a correct replica sends no such COMMIT; whether a certificate holds is a function
+     * of its bytes and state[p], so every correct receiver stops at the same one), and a COMMITS message costs at most
+     * one refused certificate's checks, as a lone COMMIT does.
+     */
+    private void processCommits(PeerState p, DirectBuffer buffer, int offset, int length) {
+        int end = offset + length;
+        int count = length < 2 ? 0 : buffer.getByte(offset + 1) & 0xFF;
+        int at = offset + 2;
+        for (int c = 0; c < count && at <= end; c++) {
+            int partLength = at + 4 <= end ? buffer.getInt(at, ClientWire.ORDER) : -1;
+            if (partLength < 1 || partLength > end - at - 4
+                || (buffer.getByte(at + 4) & 0xFF) != ConsensusWire.COMMIT) {
+                at = -1;
+                break;
+            }
+            at += 4 + partLength;
+        }
+        if (count < 1 || count > ConsensusWire.MAX_BUNDLED_COMMITS || at != end) {
+            counters.drop(Drop.MALFORMED);
+            return;
+        }
+        int resume = streams.resumePart(p.replica);
+        at = offset + 2;
+        for (int c = 0; c < count; c++) {
+            int partLength = buffer.getInt(at, ClientWire.ORDER);
+            if (c < resume) {
+                at += 4 + partLength; // handled before the message parked at part resume
+                continue;
+            }
+            reader.wrap(buffer, at + 5, partLength - 1);
+            boolean counted = agreement.slowPath().onCommit(p, buffer, reader);
+            if (streams.parkedNow()) {
+                streams.parkedAtPart(c); // handled again from this part, with its verdicts
+                return;
+            }
+            if (c == resume) {
+                streams.nextPart(p.replica);
+            }
+            if (!counted) {
+                for (int rest = count - c - 1; rest > 0; rest--) {
+                    counters.drop(Drop.AFTER_BAD_CERTIFICATE);
+                }
+                return;
+            }
+            at += 4 + partLength;
+        }
     }
 
     /**

@@ -149,7 +149,8 @@ public final class Replica {
         checkpoints = new Checkpoints(config, self, maxSharesBytes, checks, this.crypto, out, counters, executor, hooks);
         agreement = new Agreement(config, self, slots, peers, checks, this.crypto, out, counters, clock, stages, intake,
             views, checkpoints, time, absence, hooks);
-        outbox = new CtbcastOutbox(peers[self], out, summaries, checkpoints, views, maxSharesBytes);
+        outbox = new CtbcastOutbox(peers[self], out, summaries, checkpoints, views, maxSharesBytes,
+            maxCtbcastBytes(config), counters);
         proposer = new Proposer(config, self, slots, peers, checks, counters, clock, intake, views, checkpoints, gaps,
             summaries, time, hooks);
         send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
@@ -373,7 +374,12 @@ public final class Replica {
             nextTick = now + TICK_NANOS;
             work += timers(now);
         }
-        return work;
+        return work + outbox.flush();
+    }
+
+    /** Sends the COMMITs this duty cycle broadcast so far (several in one COMMITS message); the runtime calls it last. */
+    public int flushBroadcasts() {
+        return outbox.flush();
     }
 
     // ------------------------------------------------------------------------------------------------ timers

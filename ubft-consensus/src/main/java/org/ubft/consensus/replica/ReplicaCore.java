@@ -75,6 +75,7 @@ public final class ReplicaCore {
         outputs.list = out;
         try {
             dispatch(in);
+            replica.flushBroadcasts(); // a step's COMMITs go out with it (several in one COMMITS message)
         } finally {
             outputs.list = null;
         }

@@ -38,7 +38,12 @@ public final class ReplicaCounters {
          */
         BAD_TIME,
         /** A client's request under a number held here with another payload (the client equivocates): not kept. */
-        EQUIVOCATED_REQUEST
+        EQUIVOCATED_REQUEST,
+        /**
+         * A COMMIT of a COMMITS message after one whose certificate was refused (a correct replica sends none): not
+         * handled, so that one identifier of a Byzantine stream costs at most one refused certificate's checks.
+         */
+        AFTER_BAD_CERTIFICATE
     }
 
     /** Why this replica complained about its view's leader (Algorithm 3, line 1; {@link LeaderSuspicion}). */
@@ -88,6 +93,9 @@ public final class ReplicaCounters {
     long recoveredSlots = -1;
     long batchesFetched;
     long certificatesFetched;
+    /** COMMITS messages this replica CTBcast, and the COMMITs they carried (CtbcastOutbox). */
+    long commitsMessages;
+    long bundledCommits;
 
     void drop(Drop reason) {
         drops[reason.ordinal()]++;
@@ -216,6 +224,16 @@ public final class ReplicaCounters {
         return certificatesFetched;
     }
 
+    /** COMMITS messages this replica CTBcast: several COMMITs of one duty cycle under one identifier. */
+    public long commitsMessages() {
+        return commitsMessages;
+    }
+
+    /** COMMITs this replica sent inside COMMITS messages. */
+    public long bundledCommits() {
+        return bundledCommits;
+    }
+
     /** Non-zero drop counts by reason. */
     public Map<Drop, Long> drops() {
         return nonZero(Drop.class, drops);
@@ -241,6 +259,7 @@ public final class ReplicaCounters {
             + " complaints_by=" + complaintsByReason()
             + " summaries=" + summariesFormed + " summaries_applied=" + summariesApplied + " gaps=" + gaps
             + " stream_recovered=" + streamRecovered + " recovered_slots=" + recoveredSlots
-            + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched + " dropped=" + drops();
+            + " batches_fetched=" + batchesFetched + " certificates_fetched=" + certificatesFetched
+            + " commits_messages=" + commitsMessages + " bundled_commits=" + bundledCommits + " dropped=" + drops();
     }
 }

@@ -149,7 +149,7 @@ final class Restarts {
         }
         for (byte[] m : messages) {
             send.putBytes(0, m);
-            outbox.broadcast(send, m.length);
+            outbox.broadcastAlone(send, m.length);
         }
         counters.streamRecovered = messages.size();
         outbox.sendDeferred();

@@ -250,8 +250,11 @@ final class SlowPath {
         this.streams = streams;
     }
 
-    /** Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. */
-    void onCommit(PeerState p, DirectBuffer buffer, Reader reader) {
+    /**
+     * Algorithm 2, line 38: CTBcast-dlvr ⟨COMMIT, PΣ⟩ from p. Returns false if its certificate was checked and refused
+     * (a correct replica never sends one: its certificate holds shares it verified, or its own), true otherwise.
+     */
+    boolean onCommit(PeerState p, DirectBuffer buffer, Reader reader) {
         long v = reader.i64();
         long s = reader.i64();
         int length = reader.i32();
@@ -260,12 +263,12 @@ final class SlowPath {
         int sharesAt = reader.skip(k * SHARE_BYTES);
         if (!reader.complete() || length > maxBatchBytes || !BatchFormat.valid(config, buffer, at, length)) {
             counters.drop(Drop.MALFORMED);
-            return;
+            return true;
         }
         fingerprints.fingerprint(buffer, at, length, digestView, 0);
         if (!checks.validCommit(p, v, s, digest)) {
             counters.drop(Drop.INVALID_COMMIT);
-            return;
+            return true;
         }
         if (p.hasCommit(s) && p.commitView[p.index(s)] == v) {
             // a COMMIT of p for this view and slot is in state[p] already (Corollary B.3: none conflicting). Only what
@@ -275,23 +278,24 @@ final class SlowPath {
             // one that jumped the forged one by a summary kept it, and their state[p] differed in the view change:
             // adversary-random seed 7378 broke agreement)
             counters.drop(Drop.DUPLICATE);
-            return;
+            return true;
         }
         int len = statements.certify(v, s, digest, 0);
         commitCheckView = v;
         commitCheckSlot = s;
         if (streams != null && streams.park(p.replica, statements.bytes(), len, buffer, sharesAt, k, commitShares)) {
-            return; // its shares are checked off the agent thread: handled again, in p's order, with their verdicts
+            return true; // its shares are checked off the agent thread: handled again, in p's order, with their verdicts
         }
         if (!ByzantineChecks.validShares(crypto, n, config.quorum(), buffer, sharesAt, k, statements.bytes(), len, signature,
             commitShares)) {
             counters.drop(signatureDrop(Drop.BAD_CERTIFICATE));
-            return;
+            return false;
         }
         p.recordCommit(s, v, digest, buffer, at, length); // line 39
         p.messagesInView++;
         adoptCertificate(v, s, buffer, sharesAt, k);
         checkCommits(s);
+        return true;
     }
 
     /**

@@ -68,6 +68,8 @@ public final class StreamChecks {
     private final long[][] k;
     private final long[][] toK;
     private final int[][] length;
+    // the COMMITS part an entry resumes at (0: the message from its start)
+    private final int[][] part;
     private final int[] first;
     private final int[] count;
     private final boolean[] parked;
@@ -85,8 +87,11 @@ public final class StreamChecks {
     private boolean armed;
     private int depth;
     private int handlingPeer = -1;
+    private int handlingLength;
     private boolean parkedNow;
     private int answering = -1;
+    private int resumeAt;
+    private int parkedPart;
     private boolean flushing;
     private int drainingPeer = -1;
     private int drainingAt;
@@ -96,6 +101,7 @@ public final class StreamChecks {
     private long tooLongTotal;
     private long tooLongFlushesTotal;
     private long parkedCheckpointsTotal;
+    private long parkedPartsTotal;
 
     StreamChecks(int n, int self, int quorum, int maxMessageBytes, Host host) {
         this.n = n;
@@ -108,6 +114,7 @@ public final class StreamChecks {
         k = new long[n][ROOM];
         toK = new long[n][ROOM];
         length = new int[n][ROOM];
+        part = new int[n][ROOM];
         first = new int[n];
         count = new int[n];
         parked = new boolean[n];
@@ -153,6 +160,7 @@ public final class StreamChecks {
         isGap[p][at] = false;
         k[p][at] = msgK;
         length[p][at] = len;
+        part[p][at] = 0;
         room[p].putBytes(at * maxMessageBytes, buffer, offset, len);
         count[p]++;
         return true;
@@ -176,8 +184,8 @@ public final class StreamChecks {
      * followed it until another COMMIT parks. Returns whether p's stream is still parked (else the room is empty).
      */
     private boolean makeRoom(int p) {
-        if (count[p] == ROOM) {
-            force(p);
+        while (count[p] == ROOM) {
+            force(p); // a COMMITS message may park again at a later part: each force handles one part at least
         }
         return count[p] > 0;
     }
@@ -207,11 +215,13 @@ public final class StreamChecks {
     }
 
     /**
-     * Peer {@code p}'s message is handled now, delivered by CTBcast (straight or after waiting here): it may park,
-     * unless it is this replica's own or a parked COMMIT handled again with its verdicts.
+     * Peer {@code p}'s message of {@code len} bytes is handled now, delivered by CTBcast (straight or after waiting
+     * here): it may park, unless it is this replica's own, a parked COMMIT handled again with its verdicts, or longer
+     * than a slot of the room (no valid message is; only a COMMITS message could be long and still park a part).
      */
-    void handling(int p, boolean fresh) {
-        mayPark = fresh && port != null && p != self && answering < 0 && !flushing;
+    void handling(int p, boolean fresh, int len) {
+        mayPark = fresh && port != null && p != self && answering < 0 && !flushing && len <= maxMessageBytes;
+        handlingLength = len;
         handlingPeer = p;
         parkedNow = false;
     }
@@ -246,8 +256,11 @@ public final class StreamChecks {
         mayPark = false;
         armed = false;
         parked[p] = true;
+        int resume = parkedPart;
+        parkedPart = 0;
         if (drainingPeer == p) {
             first[p] = drainingAt; // its entry, just taken, is the first again; its bytes are still there
+            part[p][drainingAt] = resume;
             count[p]++;
             return;
         }
@@ -255,12 +268,47 @@ public final class StreamChecks {
         isGap[p][at] = false;
         k[p][at] = msgK;
         length[p][at] = len;
+        part[p][at] = resume;
         room[p].putBytes(at * maxMessageBytes, buffer, offset, len);
         count[p] = 1;
     }
 
+    /**
+     * A COMMITS message's part {@code c} (its COMMIT) just parked: the message is kept whole and handled again from that
+     * part, the parts before it handled already ({@link #resumePart}).
+     */
+    void parkedAtPart(int c) {
+        parkedPart = c;
+        parkedPartsTotal++;
+    }
+
+    /** Of {@link #parked()}: COMMITs inside COMMITS messages. */
+    public long parkedParts() {
+        return parkedPartsTotal;
+    }
+
+    /**
+     * The part of p's message to handle first: where a parked COMMITS message resumes when it is handled again with its
+     * verdicts, else 0. Only for the message handled at the outer level (a nested one starts at its beginning).
+     */
+    int resumePart(int p) {
+        return answering == p && depth == 1 ? resumeAt : 0;
+    }
+
+    /**
+     * The resumed part of p's COMMITS message is handled with its verdicts: the parts after it are fresh, each may park
+     * in turn (as lone COMMITs would), unless p's stream is being flushed.
+     */
+    void nextPart(int p) {
+        if (answering == p && depth == 1) {
+            answering = -1;
+            armed = port != null && p != self && !flushing && p == handlingPeer && handlingLength <= maxMessageBytes;
+        }
+    }
+
     /** The message handled now is done: none after it may park unless {@link #handling} says so again. */
     void handled() {
+        parkedPart = 0;
         mayPark = false;
         armed = false;
         parkedNow = false;
@@ -360,6 +408,7 @@ public final class StreamChecks {
                 continue;
             }
             answering = wasParked ? p : -1;
+            resumeAt = wasParked ? part[p][at] : 0;
             answeredTotal += wasParked ? 1 : 0;
             drainingPeer = p;
             drainingAt = at;
@@ -368,6 +417,7 @@ public final class StreamChecks {
                 host.deliver(p, k[p][at], room[p], at * maxMessageBytes, length[p][at]);
             } finally {
                 answering = -1;
+                resumeAt = 0;
                 drainingPeer = -1;
             }
             if (parked[p]) {

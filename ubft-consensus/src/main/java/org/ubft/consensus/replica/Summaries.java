@@ -166,8 +166,13 @@ final class Summaries {
 
     /** Whether this replica may CTBcast its next message: within t of its latest summary (lines 4-5). */
     boolean mayBroadcast() {
+        return mayBroadcast(0);
+    }
+
+    /** Whether the identifier {@code taken} past the next one is within t of the latest summary (line 5). */
+    boolean mayBroadcast(int taken) {
         long base = summaryK >= 0 ? summaryK : firstOwnK - 1;
-        return firstOwnK < 0 || ownK + 1 - base <= t;
+        return firstOwnK < 0 || ownK + 1 + taken - base <= t;
     }
 
     /**

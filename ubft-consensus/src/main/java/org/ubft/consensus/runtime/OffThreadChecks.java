@@ -88,7 +88,8 @@ final class OffThreadChecks implements AutoCloseable {
     String describe() {
         return (peers == null ? "" : " checks_off_thread=" + peers.submitted() + " checks_not_done="
             + peers.notChecked() + " commit_checks_off_thread=" + streams.submitted() + " commits_parked="
-            + (replica.streamChecks().parked() - replica.streamChecks().parkedCheckpoints()) + " checkpoints_parked="
+            + (replica.streamChecks().parked() - replica.streamChecks().parkedCheckpoints()) + " commits_parked_in_bundles="
+            + replica.streamChecks().parkedParts() + " checkpoints_parked="
             + replica.streamChecks().parkedCheckpoints() + " commits_forced=" + replica.streamChecks().forced()
             + " ctbcast_too_long=" + replica.streamChecks().tooLong() + " too_long_flushes="
             + replica.streamChecks().tooLongFlushes())

@@ -383,7 +383,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         work += checks.doWork();
         hints.reportHeard();
         // this cycle's own CTBcasts delivered here (a broadcaster need not wait for LOCKEDs), so that a leader's
-        // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both
+        // WILL_CERTIFY for its PREPARE is sent before the next poll flushes the PREPARE's LOCK: one frame for both;
+        // the cycle's COMMITs go first (several in one CTBcast message), so that they are among them
+        work += replica.flushBroadcasts();
         work += ctbcast.deliverOwn();
         if (passPending) {
             passPending = false;
@@ -401,7 +403,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             hints.reportEquivocations();
             hints.reportConnections();
         }
-        return work;
+        return work + replica.flushBroadcasts(); // this cycle's COMMITs, several in one CTBcast message
     }
 
     @Override

@@ -12,6 +12,8 @@ package org.ubft.consensus.wire;
  *   CHECKPOINT   3  i64 seq, digest(state), u8 k, k shares of CHECKPOINT(seq, digest)
  *   SEAL_VIEW    4  i64 view
  *   NEW_VIEW     5  i64 view, u8 c, c certificates (i32 state length, state, u8 k, k shares of VC(view, q, digest(state)))
+ *   COMMITS      6  u8 c (1..{@link #MAX_BUNDLED_COMMITS}), c times (i32 length, a COMMIT message of that length):
+ *                   several COMMITs under one CTBcast identifier, delivered as if broadcast one after another
  * via TBcast:
  *   WILL_CERTIFY 10 i64 view, i64 slot
  *   WILL_COMMIT  11 i64 view, i64 slot
@@ -40,6 +42,7 @@ public final class ConsensusWire {
     public static final int CHECKPOINT = 3;
     public static final int SEAL_VIEW = 4;
     public static final int NEW_VIEW = 5;
+    public static final int COMMITS = 6;
     public static final int WILL_CERTIFY = 10;
     public static final int WILL_COMMIT = 11;
     public static final int CERTIFY = 12;
@@ -65,6 +68,12 @@ public final class ConsensusWire {
     public static final int STATEMENT_CHECKPOINT = 2;
     public static final int STATEMENT_VC = 3;
     public static final int STATEMENT_SUMMARY = 4;
+
+    /**
+     * Most COMMITs one COMMITS message carries: bounds what one CTBcast identifier of a Byzantine broadcaster costs a
+     * receiver (each COMMIT's certificate may need its shares verified) to this many COMMITs' worth.
+     */
+    public static final int MAX_BUNDLED_COMMITS = 16;
 
     public static final int DIGEST_BYTES = 32;
     public static final int SIGNATURE_BYTES = 64;

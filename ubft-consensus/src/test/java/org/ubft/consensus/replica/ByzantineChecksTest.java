@@ -243,6 +243,16 @@ class ByzantineChecksTest {
         return commit(v, s, batch, shares(ok(0, st), ok(1, st)));
     }
 
+    /** A COMMITS message (several COMMITs under one CTBcast identifier) carrying {@code parts} as they are. */
+    private static byte[] commitsOf(byte[]... parts) {
+        return build(w -> {
+            w.u8(ConsensusWire.COMMITS).u8(parts.length);
+            for (byte[] m : parts) {
+                w.i32(m.length).bytes(m, 0, m.length);
+            }
+        });
+    }
+
     private static byte[] checkpoint(long seq, byte[] d, byte[] shares) {
         return build(w -> w.u8(ConsensusWire.CHECKPOINT).i64(seq).bytes(d, 0, 32).bytes(shares, 0, shares.length));
     }
@@ -497,6 +507,75 @@ class ByzantineChecksTest {
         assertLiveAndAgree(c, 10);
     }
 
+    /**
+     * A COMMITS message's COMMITs are judged one after another against state[p], as if p had broadcast each alone
+     * (CtbcastOutbox): a valid one is kept (the same COMMIT alone afterwards is line 11's duplicate). After one whose
+     * certificate is refused, the rest are dropped unchecked (AFTER_BAD_CERTIFICATE): one identifier of a Byzantine
+     * stream costs at most one refused certificate's checks, as a lone COMMIT does, not sixteen.
+     */
+    @Test
+    void aCommitsMessagesCommitsCountAsIfBroadcastOneAfterAnother() {
+        ModelCluster c = warmed(25, 10);
+        long s = decidedOpenSlot(c);
+        long cp = c.replicas[0].checkpointSeq();
+        byte[] batch = leaderBatches.get(s);
+        byte[] st = certifyStatement(0, cp, digest(batch));
+        byte[] st1 = certifyStatement(0, cp + 1, digest(batch));
+        byte[] forged = commit(0, cp, batch, shares(ok(0, st), corrupt(1, st)));
+        byte[] forgedToo = commit(0, cp + 1, batch, shares(ok(0, st1), corrupt(1, st1)));
+        long[] invalid = drops(c, Drop.INVALID_COMMIT);
+        long[] bad = drops(c, Drop.BAD_CERTIFICATE);
+        long[] after = drops(c, Drop.AFTER_BAD_CERTIFICATE);
+        long[] malformed = drops(c, Drop.MALFORMED);
+        inject(c, 2, commitsOf(certifiedCommit(0, s, batch), forged, forgedToo));
+        c.run(50_000);
+        assertDropped(c, bad, Drop.BAD_CERTIFICATE, 1);
+        assertDropped(c, after, Drop.AFTER_BAD_CERTIFICATE, 1);
+        assertDropped(c, invalid, Drop.INVALID_COMMIT, 0);
+        inject(c, 2, certifiedCommit(0, s, batch)); // line 11: state[2].commits[s] holds it from the COMMITS message
+        c.run(50_000);
+        assertDropped(c, invalid, Drop.INVALID_COMMIT, 1);
+        assertDropped(c, malformed, Drop.MALFORMED, 0);
+        assertLiveAndAgree(c, 10);
+    }
+
+    /**
+     * A COMMITS message is well framed or dropped whole, none of its COMMITs handled: 1 to 16 COMMITs, each framed
+     * exactly, nothing after the last; a part of another type (a PREPARE, another COMMITS) makes it malformed. So a
+     * Byzantine broadcaster gets no more per identifier than 16 COMMITs' worth of checks.
+     */
+    @Test
+    void aMalformedCommitsMessageIsDroppedWhole() {
+        ModelCluster c = warmed(26, 10);
+        long s = decidedOpenSlot(c);
+        byte[] batch = leaderBatches.get(s);
+        byte[] valid = certifiedCommit(0, s, batch);
+        byte[][] seventeen = new byte[ConsensusWire.MAX_BUNDLED_COMMITS + 1][];
+        Arrays.fill(seventeen, valid);
+        long[] malformed = drops(c, Drop.MALFORMED);
+        long[] invalid = drops(c, Drop.INVALID_COMMIT);
+        long[] bad = drops(c, Drop.BAD_CERTIFICATE);
+        List<byte[]> attacks = List.of(
+            commitsOf(), // no COMMIT
+            commitsOf(seventeen), // more than 16
+            commitsOf(valid, commitsOf(valid)), // nested
+            commitsOf(valid, prepare(0, s + 1, emptyBatch())), // not a COMMIT
+            commitsOf(valid, new byte[0]), // an empty part
+            Arrays.copyOf(commitsOf(valid), commitsOf(valid).length + 1), // a byte after the last
+            Arrays.copyOf(commitsOf(valid, valid), commitsOf(valid, valid).length - 1)); // the last one cut short
+        for (byte[] m : attacks) {
+            inject(c, 2, m);
+        }
+        c.run(50_000);
+        assertDropped(c, malformed, Drop.MALFORMED, attacks.size());
+        assertDropped(c, invalid, Drop.INVALID_COMMIT, 0);
+        assertDropped(c, bad, Drop.BAD_CERTIFICATE, 0);
+        inject(c, 2, valid); // none of them was kept: the COMMIT alone counts
+        c.run(50_000);
+        assertDropped(c, invalid, Drop.INVALID_COMMIT, 0);
+        assertLiveAndAgree(c, 10);
+    }
+
     // ------------------------------------------------------------------------------------------ CHECKPOINT, 13-14
 
     @Test
@@ -714,6 +793,7 @@ class ByzantineChecksTest {
             new Template(Input.CTBCAST, checkpoint(cp + W, cpDigest, shares(ok(0, cpSt), ok(1, cpSt)))),
             new Template(Input.CTBCAST, sealView(7)),
             new Template(Input.CTBCAST, wellSignedNewView(2)),
+            new Template(Input.CTBCAST, commitsOf(certifiedCommit(0, s, batch), certifiedCommit(0, s, batch))),
             new Template(Input.TBCAST, build(w -> w.u8(ConsensusWire.WILL_CERTIFY).i64(0).i64(s))),
             new Template(Input.TBCAST, build(w -> w.u8(ConsensusWire.WILL_COMMIT).i64(0).i64(s))),
             new Template(Input.TBCAST, build(w -> w.u8(ConsensusWire.CERTIFY).i64(0).i64(s).bytes(d, 0, 32)
@@ -757,7 +837,8 @@ class ByzantineChecksTest {
             expectMalformed++;
             int type = m[0];
             int lengthAt = type == ConsensusWire.PREPARE || type == ConsensusWire.COMMIT ? 17
-                : type == ConsensusWire.CRTFY_VC ? 9 : type == ConsensusWire.NEW_VIEW ? 10 : -1;
+                : type == ConsensusWire.CRTFY_VC ? 9 : type == ConsensusWire.NEW_VIEW ? 10
+                : type == ConsensusWire.COMMITS ? 2 : -1;
             if (lengthAt > 0) {
                 int declared = new UnsafeBuffer(m).getInt(lengthAt, ClientWire.ORDER);
                 // (a NEW_VIEW certificate a byte longer or shorter takes its k from a neighbouring byte, and can be
@@ -781,7 +862,7 @@ class ByzantineChecksTest {
             m[0] = (byte) type;
             for (Input in : Input.values()) {
                 boolean known = switch (in) {
-                    case CTBCAST -> type >= ConsensusWire.PREPARE && type <= ConsensusWire.NEW_VIEW;
+                    case CTBCAST -> type >= ConsensusWire.PREPARE && type <= ConsensusWire.COMMITS;
                     case TBCAST -> type >= ConsensusWire.WILL_CERTIFY && type <= ConsensusWire.CERTIFY_CHECKPOINT;
                     case DIRECT -> type == ConsensusWire.SUMMARY
                         || (type >= ConsensusWire.ECHO && type <= ConsensusWire.CERTIFICATE)
@@ -834,7 +915,7 @@ class ByzantineChecksTest {
                 random.nextBytes(m);
                 if (random.nextInt(4) != 0) {
                     int[] types = switch (in) {
-                        case CTBCAST -> new int[] {1, 2, 3, 5};
+                        case CTBCAST -> new int[] {1, 2, 3, 5, 6};
                         case TBCAST -> new int[] {10, 11, 12, 13, 14};
                         case DIRECT -> new int[] {20, 21, 22, 40, 41, 42, 43, 44, 45, 46, 47};
                     };

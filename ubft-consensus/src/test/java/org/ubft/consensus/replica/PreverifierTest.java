@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.ubft.common.crypto.CryptoPool;
 import org.ubft.common.crypto.CryptoService;
 import org.ubft.consensus.runtime.Preverifier;
+import org.ubft.consensus.wire.ConsensusWire;
 
 import java.util.Random;
 
@@ -79,6 +80,54 @@ class PreverifierTest {
             assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE));
             assertEquals(0, c.replicas[r].view());
         }
+    }
+
+    /**
+     * A view change's seal sends several COMMITs in one COMMITS message (CtbcastOutbox); once the leader is down replica
+     * 1 never hears replica 2's CERTIFY shares, so each of replica 2's COMMITs parks its stream at replica 1 for their checks, a COMMIT inside a
+     * COMMITS message too: the message waits whole and is handled again from that part, so the checks of the seal's
+     * COMMITs stay off replica 1's agent thread, as lone COMMITs' do. Progress resumes in view 1, every replica agrees.
+     * (When the parts could not park, each COMMITS message's certificates were checked on the agent thread at once.)
+     */
+    @Test
+    void theCommitsOfACommitsMessageParkOneByOne() {
+        ModelCluster c = new ModelCluster(ReplicaConfig.defaults(3, 2).withWindow(256)
+            .withTimeouts(500_000, 20 * MS, 20 * MS), 3);
+        c.checkSignaturesWith((self, peer) -> synchronous(c, 64));
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 300;
+        }
+        long[] commits = new long[2]; // replica 2's COMMITs to replica 1: alone, and in COMMITS messages
+        c.filter = (kind, from, to, b, o, l) -> {
+            if (kind == ModelCluster.Kind.CTBCAST && from == 2 && to == 1) {
+                commits[0] += b.getByte(o) == ConsensusWire.COMMIT ? 1 : 0;
+                commits[1] += b.getByte(o) == ConsensusWire.COMMITS ? b.getByte(o + 1) : 0;
+            }
+            return !(c.crashed[0] && kind == ModelCluster.Kind.TBCAST && from == 2 && to == 1);
+        };
+        assertTrue(c.runUntilDone(60, 5_000 * MS)); // on the fast path: the seal re-commits these slots
+        long onThreadBefore = c.replicas[1].signatureChecksOnThread();
+        c.crashed[0] = true;
+        assertTrue(c.runUntilDone(300, 5_000 * MS), "progress resumes in view 1: " + c.replicas[1].counters());
+        c.run(2 * MS);
+        StreamChecks streams = c.replicas[1].streamChecks();
+        String state = "replica 2's COMMITs alone " + commits[0] + ", in COMMITS messages " + commits[1] + "; parked at "
+            + "replica 1 " + streams.parked() + " (" + streams.parkedCheckpoints() + " CHECKPOINTs, "
+            + streams.parkedParts() + " in COMMITS messages), forced "
+            + streams.forced() + ", checks on its thread since the crash "
+            + (c.replicas[1].signatureChecksOnThread() - onThreadBefore) + "; " + c.replicas[1].counters();
+        assertEquals(1, c.replicas[1].view(), state);
+        assertTrue(commits[1] >= 40, "the seal's COMMITs went several to a message: " + state);
+        // a COMMIT whose certificate replica 1 verified already (fetched by CERTIFICATE_REQUEST for its own seal) does
+        // not park; most do
+        assertTrue(streams.parkedParts() >= commits[1] / 2, state);
+        assertEquals(streams.parked(), streams.answered() + streams.forced(), "every parked message handled: " + state);
+        assertEquals(0, streams.waiting(2));
+        assertTrue(c.replicas[1].signatureChecksOnThread() - onThreadBefore < commits[1], state);
+        for (int r = 1; r < 3; r++) {
+            assertEquals(0, c.replicas[r].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE));
+        }
+        assertEquals(c.replicas[1].executedUpTo(), c.replicas[2].executedUpTo());
     }
 
     /**

@@ -4,6 +4,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.ubft.common.crypto.PublicKeys;
 import org.ubft.consensus.wire.ClientWire;
+import org.ubft.consensus.wire.ConsensusWire;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -214,6 +215,40 @@ class ReplicaCoreTest {
             assertEquals(1, s.leader());
             assertTrue(!s.changingView());
         }
+    }
+
+    @Test
+    void aStepsCommitsLeaveWithItsOutputs() {
+        // Algorithm 2, lines 34-36: the COMMIT a peer's CERTIFY completes is among the outputs of the step that
+        // delivered the CERTIFY (a duty cycle's COMMITs wait to go together, but never past the step: CtbcastOutbox)
+        Cluster c = new Cluster();
+        c.crashed[2] = true;
+        c.request(0, 1, "commit");
+        c.deliver();
+        int commitsInDeliverySteps = 0;
+        for (int i = 0; i < 200 && c.correctReplies(0, 1, "commit") < 2; i++) {
+            c.now += TICK;
+            for (int r = 0; r < 2; r++) {
+                c.step(r, c.tick());
+            }
+            while (!c.queue.isEmpty()) {
+                Object[] e = c.queue.poll();
+                int to = (Integer) e[0];
+                if (c.crashed[to]) {
+                    continue;
+                }
+                List<CoreOutput> out = c.cores[to].step((CoreInput) e[1]);
+                for (CoreOutput o : out) {
+                    if (e[1] instanceof CoreInput.TbcastDeliver && o instanceof CoreOutput.Ctbcast ct
+                        && ct.bytes()[0] == ConsensusWire.COMMIT) {
+                        commitsInDeliverySteps++;
+                    }
+                }
+                c.route(to, out);
+            }
+        }
+        assertEquals(2, c.correctReplies(0, 1, "commit"));
+        assertEquals(2, commitsInDeliverySteps, "each live replica's COMMIT left with the CERTIFY that completed it");
     }
 
     @Test

@@ -24,6 +24,8 @@ class StreamChecksTest {
     private static final byte COMMIT = 1;
     private static final byte OTHER = 2;
     private static final byte NESTED = 3;
+    /** A "COMMITS" message: three COMMITs' shares one after another (each as a COMMIT's, seeds 10, 20, 30 apart). */
+    private static final byte BUNDLE = 4;
     private static final byte[] STATEMENT = {9, 8, 7, 6};
 
     private final List<String> handled = new ArrayList<>();
@@ -36,7 +38,7 @@ class StreamChecksTest {
     private final StreamChecks.Host host = new StreamChecks.Host() {
         @Override
         public void deliver(int from, long k, DirectBuffer buffer, int offset, int length) {
-            checks.handling(from, true);
+            checks.handling(from, true, length);
             checks.enter(from);
             try {
                 if (buffer.getByte(offset) == NESTED) {
@@ -49,6 +51,23 @@ class StreamChecksTest {
                     } finally {
                         checks.exit();
                     }
+                }
+                if (buffer.getByte(offset) == BUNDLE) {
+                    // CtbcastInbox.processCommits: from the part it resumes at, each part may park in turn
+                    int resume = checks.resumePart(from);
+                    for (int c = resume; c < 3; c++) {
+                        int at = offset + 1 + c * 2 * ConsensusWire.SHARE_BYTES;
+                        if (checks.park(from, STATEMENT, STATEMENT.length, buffer, at, 2, (s, b, a) -> false)) {
+                            checks.parkedAtPart(c);
+                            checks.keepParked(from, k, buffer, offset, length);
+                            return;
+                        }
+                        if (c == resume) {
+                            checks.nextPart(from);
+                        }
+                        handled.add(from + ":" + k + "/" + c);
+                    }
+                    return;
                 }
                 if (buffer.getByte(offset) == COMMIT
                     && checks.park(from, STATEMENT, STATEMENT.length, buffer, offset + 1, 2, (s, b, at) -> false)) {
@@ -80,7 +99,7 @@ class StreamChecksTest {
     };
 
     private void newChecks() {
-        checks = new StreamChecks(N, 0, 2, 256, host);
+        checks = new StreamChecks(N, 0, 2, 512, host);
         checks.checkWith((peer, id, signer, statement, length, signature, at) -> {
             submitted.add(new long[] {peer, id, signer, signature[at]});
             return portTakes;
@@ -99,6 +118,17 @@ class StreamChecksTest {
             }
         }
         return b;
+    }
+
+    /** A "COMMITS" message of three COMMITs (share seeds 10, 20 and 30). */
+    private static UnsafeBuffer bundle() {
+        UnsafeBuffer bundle = new UnsafeBuffer(new byte[1 + 6 * ConsensusWire.SHARE_BYTES]);
+        bundle.putByte(0, BUNDLE);
+        for (int c = 0; c < 3; c++) {
+            bundle.putBytes(1 + c * 2 * ConsensusWire.SHARE_BYTES, message(COMMIT, 10 * (c + 1)), 1,
+                2 * ConsensusWire.SHARE_BYTES);
+        }
+        return bundle;
     }
 
     /** As Replica.onCtbcastDeliver: held behind a parked COMMIT, else handled now. */
@@ -158,6 +188,59 @@ class StreamChecksTest {
             answers);
     }
 
+    /**
+     * A COMMITS message's parts park one by one: each part's checks go out when its turn comes, the message waits whole
+     * and is handled again from the part that parked (the parts before it handled once), the messages behind it wait.
+     */
+    @Test
+    void theCommitsOfABundleParkOneByOneAndTheBundleResumesWhereItParked() {
+        newChecks();
+        UnsafeBuffer bundle = bundle();
+        deliver(1, 1, bundle);
+        deliver(1, 2, message(OTHER, 0));
+        for (int c = 0; c < 3; c++) {
+            assertEquals(2 * (c + 1), submitted.size(), "part " + c + "'s checks, and only those, are out: " + handled);
+            assertEquals(10 * (c + 1), submitted.get(2 * c)[3]);
+            assertEquals(2, checks.waiting(1));
+            checks.verdict(submitted.get(2 * c)[1], true);
+            checks.verdict(submitted.get(2 * c + 1)[1], true);
+        }
+        assertEquals(List.of("1:1/0", "1:1/1", "1:1/2", "1:2"), handled);
+        assertEquals(3, checks.parked());
+        assertEquals(3, checks.answered());
+        assertEquals(0, checks.waiting(1));
+
+        // longer than a slot of the room (no valid message is): handled at once, no part parks (it could not be kept)
+        UnsafeBuffer tooLong = new UnsafeBuffer(new byte[600]);
+        tooLong.putBytes(0, bundle, 0, bundle.capacity());
+        deliver(1, 3, tooLong);
+        assertEquals(List.of("1:1/0", "1:1/1", "1:1/2", "1:2", "1:3/0", "1:3/1", "1:3/2"), handled);
+        assertEquals(3, checks.parked());
+    }
+
+    /**
+     * A full room forces a parked COMMITS message: the part that parked is handled with what came back, the next part
+     * may park again in the same entry, and is forced in turn while the room stays full, so no entry is overwritten and
+     * everything is handled in order.
+     */
+    @Test
+    void aFullRoomForcesAParkedBundlePartByPart() {
+        newChecks();
+        deliver(1, 1, bundle());
+        for (int k = 2; k <= StreamChecks.ROOM; k++) {
+            deliver(1, k, message(OTHER, 0));
+        }
+        assertEquals(StreamChecks.ROOM, checks.waiting(1));
+        deliver(1, StreamChecks.ROOM + 1, message(OTHER, 0));
+        List<String> expected = new ArrayList<>(List.of("1:1/0", "1:1/1", "1:1/2"));
+        for (int k = 2; k <= StreamChecks.ROOM + 1; k++) {
+            expected.add("1:" + k);
+        }
+        assertEquals(expected, handled);
+        assertEquals(0, checks.waiting(1));
+        assertEquals(checks.parked(), checks.forced());
+    }
+
     @Test
     void aFullRoomHandlesTheParkedCommitAtOnceItsMissingChecksDoneOnTheThread() {
         newChecks();
@@ -214,7 +297,7 @@ class StreamChecksTest {
         deliver(1, 1, message(COMMIT, 10));
         deliver(1, 2, message(COMMIT, 20));
         assertEquals(2, submitted.size(), "the second COMMIT waits unparked behind the first");
-        UnsafeBuffer huge = new UnsafeBuffer(new byte[300]);
+        UnsafeBuffer huge = new UnsafeBuffer(new byte[600]);
         huge.putByte(0, OTHER);
         deliver(1, 3, huge);
         assertEquals(List.of("1:1", "1:2", "1:3"), handled);

@@ -7,8 +7,9 @@ import org.ubft.consensus.wire.ConsensusWire;
 import org.ubft.sim.SlotContext;
 
 /**
- * A replica that, from virtual time {@code from} on, CTBcasts before each of its COMMITs, CHECKPOINTs and NEW_VIEWs a
- * forged copy (the last share's signature altered), then the genuine message under the next identifier. Every
+ * A replica that, from virtual time {@code from} on, CTBcasts before each of its COMMITs (alone or several in a COMMITS
+ * message), CHECKPOINTs and NEW_VIEWs a forged copy (the last share's signature altered), then the genuine message under
+ * the next identifier. Every
  * receiver must drop the forged copy and take the genuine one, and whether it takes the genuine one must not depend on
  * whether it delivered the forged one or skipped it with a SUMMARY (a receiver in a gap): a record of "tried and
  * failed" kept outside state[p] made the receivers' state[p] differ, and the view change that followed broke
@@ -30,9 +31,10 @@ public final class ForgedThenGenuine extends ByzantineBehaviour {
             public long ctbcast(DirectBuffer b, int off, int len) {
                 int type = ConsensusMessages.type(b, off, len);
                 if (slot.now() >= from && len > 1 + ConsensusWire.SIGNATURE_BYTES && (type == ConsensusWire.COMMIT
-                    || type == ConsensusWire.CHECKPOINT || type == ConsensusWire.NEW_VIEW)) {
+                    || type == ConsensusWire.COMMITS || type == ConsensusWire.CHECKPOINT
+                    || type == ConsensusWire.NEW_VIEW)) {
                     byte[] forged = ConsensusMessages.copy(b, off, len);
-                    forged[len - 1] ^= 0x5A; // every one of these ends with a share's signature
+                    forged[len - 1] ^= 0x5A; // every one of these ends with a share's signature (a COMMITS: its last)
                     real.ctbcast(new UnsafeBuffer(forged), 0, len);
                     acted();
                 }

@@ -46,6 +46,8 @@ final class MessageFields {
                     }
                 }
             }
+            case ConsensusWire.COMMITS -> // its count, its first COMMIT's length and that COMMIT's first fields
+                add(f, len, Kind.COUNT8, 1, Kind.LENGTH, 2, Kind.VIEW, 7, Kind.SLOT, 15, Kind.LENGTH, 23);
             case ConsensusWire.CHECKPOINT -> add(f, len, Kind.SEQ, 1, Kind.DIGEST, 9, Kind.COUNT8, 41, Kind.SIGNER, 42);
             case ConsensusWire.SEAL_VIEW, ConsensusWire.COMPLAINT -> add(f, len, Kind.VIEW, 1);
             case ConsensusWire.NEW_VIEW -> add(f, len, Kind.VIEW, 1, Kind.COUNT8, 9, Kind.LENGTH, 10);

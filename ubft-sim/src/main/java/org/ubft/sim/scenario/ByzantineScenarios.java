@@ -17,6 +17,7 @@ import org.ubft.sim.byzantine.EquivocatingClient;
 import org.ubft.sim.byzantine.EquivocatingLeader;
 import org.ubft.sim.byzantine.FieldMutator;
 import org.ubft.sim.byzantine.ForgedThenGenuine;
+import org.ubft.sim.byzantine.MisframedCommits;
 import org.ubft.sim.byzantine.Garbler;
 import org.ubft.sim.byzantine.GapClient;
 import org.ubft.sim.byzantine.ReaskingClient;
@@ -460,6 +461,26 @@ public final class ByzantineScenarios {
         }).withBehaviours(() -> new ReplicaBehaviour[] {null, new WithholdsReproposals(FROM)});
 
     /**
+     * A follower that precedes each of its COMMITs (alone or in a COMMITS message) with a wrongly framed COMMITS message
+     * around it ({@link MisframedCommits}), on the slow path (a COMMIT every slot); replica 1 pauses past its tail (it
+     * skips part of replica 2's stream by a summary), then the leader of view 0 pauses, so that views change and the
+     * seal sends its COMMITs several to a message. Every correct replica must drop each misframed message whole, alike.
+     */
+    public static final Scenario MISFRAMED_COMMITS = Scenario.of("byz-misframed-commits", "replica 2 CTBcasts a"
+        + " wrongly framed COMMITS message (too many COMMITs, nested, a count or length that lies, a SEAL_VIEW inside, a"
+        + " byte too many) before each of its COMMITs from 5 ms on (slow path); replica 1 pauses for 8-20 ms at 6-10 ms,"
+        + " the leader of view 0 for 15 ms at 25-30 ms: the correct replicas agree and are served after GST",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            Faults.pauseReplica(c, 1, Faults.between(r, 6 * MS, 10 * MS), Faults.between(r, 8 * MS, 20 * MS));
+            long at = Faults.between(r, 25 * MS, 30 * MS);
+            Faults.pauseReplica(c, 0, at, 15 * MS);
+            long gst = at + 15 * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withOptions(r -> SimOptions.defaults().withPath(ReplicaConfig.Path.SLOW))
+        .withBehaviours(() -> new ReplicaBehaviour[] {null, null, new MisframedCommits(FROM)});
+
+    /**
      * A follower that answers PREPAREs of later views before it delivers them ({@link AnswersReproposalsEarly}), so that a
      * new leader's paced re-proposals all go at once: replica 0 pauses at 8 ms for 10 ms (it misses slots replicas 1
      * and 2 decide) and again at 20 ms for 15 ms, so view 1 begins, led by replica 1, which executed every slot it
@@ -485,5 +506,5 @@ public final class ByzantineScenarios {
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
         GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
-        WITHHOLDS_REPROPOSALS, ANSWERS_REPROPOSALS_EARLY);
+        WITHHOLDS_REPROPOSALS, MISFRAMED_COMMITS, ANSWERS_REPROPOSALS_EARLY);
 }

@@ -144,6 +144,20 @@ class ByzantineBehavioursTest {
     }
 
     /**
+     * Wrongly framed COMMITS messages before each of a follower's COMMITs: both correct replicas drop them whole
+     * (MALFORMED), one of them after skipping part of the stream by a summary, and check one forged certificate of a
+     * COMMITS message of sixteen (AFTER_BAD_CERTIFICATE for the rest); the views change and the seal sends
+     * COMMITs several to a message (COMMITS); agreement and liveness hold.
+     */
+    @Test
+    void misframedCommitsMessagesAreDroppedWholeAlikeAndTheSealBundlesItsCommits() {
+        attackFailsSafely(ByzantineScenarios.MISFRAMED_COMMITS,
+            p -> p.counter(0, "MALFORMED") > 0 && p.counter(1, "MALFORMED") > 0 && viewChanged(p, 0, 1)
+                && p.counter(0, "AFTER_BAD_CERTIFICATE") > 0 && p.counter(1, "AFTER_BAD_CERTIFICATE") > 0
+                && p.counter(0, "commits_messages") + p.counter(1, "commits_messages") > 0);
+    }
+
+    /**
      * A follower's false answers to a new leader's re-proposals (WILL_CERTIFY for slots it has not delivered): the
      * leader's pacing is timing only, so the replica that needs the re-proposals gets them, the views change, and
      * the correct replicas agree and are served.
@@ -151,6 +165,19 @@ class ByzantineBehavioursTest {
     @Test
     void falseAnswersToReproposalsChangeOnlyTheirPace() {
         attackFailsSafely(ByzantineScenarios.ANSWERS_REPROPOSALS_EARLY, p -> viewChanged(p, 0, 1));
+    }
+
+    /**
+     * Seed 94 of the same scenario, where replica 0 resumes from a 15 ms pause into the seal of view 1 and finds its
+     * peers' COMMITS messages (the seal's COMMITs several to a CTBcast identifier) waiting, their certificates holding
+     * shares it never heard: it once checked them all in one duty cycle (138 signature operations, over the resource
+     * checker's 128), first on its agent thread (a COMMITS message's COMMITs could not park), then in its checking
+     * services (the simulator's answered a check submitted from a verdict's handler in the same poll). Each COMMIT now
+     * parks in turn (StreamChecks) and a verdict comes at the next poll, as a worker's does.
+     */
+    @Test
+    void aPausedReplicaChecksTheSealsCommitsMessagesOneCommitAtATime() {
+        org.ubft.sim.RegressionRuns.assertServed("byz-answers-reproposals-early", 94);
     }
 
     /**
