@@ -4,7 +4,7 @@ import org.ubft.ctbcast.node.CtbcastNode;
 
 /**
  * A correct replica whose CTBcast carries messages of up to {@code extraBytes} more than the largest consensus
- * message ({@link org.ubft.consensus.replica.Replica#maxCtbcastBytes}, what {@code ReplicaNode.ctbcastOptions} sets):
+ * message ({@link org.ubft.consensus.replica.MessageSizes#maxCtbcastBytes}, what {@code ReplicaNode.ctbcastOptions} sets):
  * a deployment may size its channel so ({@code ReplicaNode} takes any maximum at least the consensus one). Only there
  * can a Byzantine broadcaster's CTBcast deliver a message longer than any valid one to the consensus layer
  * ({@link org.ubft.sim.byzantine.OversizedMessages}). Correct: the checkers hold it to every guarantee.

@@ -92,7 +92,7 @@ final class Agreement implements SlowPath.Decisions {
         this.checkpoints = checkpoints;
         this.host = host;
         this.time = time;
-        this.send = new UnsafeBuffer(new byte[Replica.maxCtbcastBytes(config)]);
+        this.send = new UnsafeBuffer(new byte[MessageSizes.maxCtbcastBytes(config)]);
         this.slowPath = new SlowPath(config, self, slots, peers, checks, crypto, out, counters, views, checkpoints, host,
             this);
     }

@@ -13,7 +13,6 @@ import org.ubft.consensus.wire.RequestNumbers;
 
 import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SHARE_BYTES;
-import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
  * One consensus replica (paper §5, Algorithms 2-5), sans-IO (docs/design.md §3.1 and §8): single-threaded; every
@@ -127,7 +126,7 @@ public final class Replica {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
         gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, time, hooks);
-        summaries = new Summaries(config, self, maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
+        summaries = new Summaries(config, self, MessageSizes.maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override
                 public void process(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
@@ -144,47 +143,24 @@ public final class Replica {
         intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, absence,
             hooks);
         views = new ViewChange(config, self, peers, slots, checks, this.crypto, budget, out, counters, clock, executor,
-            intake, maxSharesBytes, maxMessageBytes(config), hooks);
+            intake, maxSharesBytes, MessageSizes.maxMessageBytes(config), hooks);
         suspicion = new LeaderSuspicion(config, self, peers, slots, checks, executor, intake, views, hooks);
         checkpoints = new Checkpoints(config, self, maxSharesBytes, checks, this.crypto, out, counters, executor, hooks);
         agreement = new Agreement(config, self, slots, peers, checks, this.crypto, out, counters, clock, stages, intake,
             views, checkpoints, time, absence, hooks);
         outbox = new CtbcastOutbox(peers[self], out, summaries, checkpoints, views, maxSharesBytes,
-            maxCtbcastBytes(config), counters);
+            MessageSizes.maxCtbcastBytes(config), counters);
         proposer = new Proposer(config, self, slots, peers, checks, counters, clock, intake, views, checkpoints, gaps,
             summaries, time, hooks);
-        send = new UnsafeBuffer(new byte[maxMessageBytes(config)]);
+        send = new UnsafeBuffer(new byte[MessageSizes.maxMessageBytes(config)]);
 
         hooks.wire(config, self, slots, checks, views, checkpoints, executor, intake, agreement, proposer, gaps, outbox);
         deferredChecks = new DeferredChecks(this, this.crypto);
         inbox = new CtbcastInbox(config, self, peers, this.crypto, counters, summaries, agreement, checkpoints, views,
-            reader, maxCtbcastBytes(config));
+            reader, MessageSizes.maxCtbcastBytes(config));
         restarts = new Restarts(config, self, this.crypto, checks, counters, slots, peers, summaries, outbox, intake,
             executor, proposer, checkpoints, views, send, inbox::process);
         checkpoints.initial(peers); // Algorithm 2, line 6: the initial checkpoint, certified by definition
-    }
-
-    /** Largest consensus message this configuration produces (CTBcast, TBcast or point to point). */
-    public static int maxMessageBytes(ReplicaConfig config) {
-        int shares = 1 + config.n() * SHARE_BYTES;
-        int vcState = PeerState.maxViewChangeStateBytes(config.window(), shares);
-        int crtfyVc = 1 + 8 + 4 + vcState + SIGNATURE_BYTES;
-        return Math.max(Math.max(maxCtbcastBytes(config), crtfyVc), Summaries.maxMessageBytes(config));
-    }
-
-    /** Largest SUMMARY of this replica's stream (Algorithm 4, line 8). */
-    public static int maxSummaryBytes(ReplicaConfig config) {
-        return Summaries.maxMessageBytes(config);
-    }
-
-    /** Largest message this configuration CTBcasts (a COMMIT or a NEW_VIEW). */
-    public static int maxCtbcastBytes(ReplicaConfig config) {
-        int n = config.n();
-        int shares = 1 + n * SHARE_BYTES;
-        int commit = 1 + 8 + 8 + 4 + config.maxBatchBytes() + shares;
-        int vcState = PeerState.maxViewChangeStateBytes(config.window(), shares);
-        int newView = 1 + 8 + 1 + n * (4 + vcState + shares);
-        return Math.max(Math.max(commit, newView), 256);
     }
 
     /** Keeps this replica's checkpoints and executed batches in {@code store} from now on (before traffic). */

@@ -107,7 +107,7 @@ final class SlowPath {
         this.decisions = decisions;
         this.slowPathTimeout = new AdaptiveTimeout(config.slowPathTimeoutNanos(),
             SLOW_PATH_TIMEOUT_MAX_FACTOR * config.slowPathTimeoutNanos());
-        this.send = new UnsafeBuffer(new byte[Replica.maxCtbcastBytes(config)]);
+        this.send = new UnsafeBuffer(new byte[MessageSizes.maxCtbcastBytes(config)]);
     }
 
     /**

@@ -25,6 +25,11 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * and when p's waiting room is full the parked COMMIT is handled at once, its missing verdicts checked there. So a
  * flooding p costs at most what it cost before, never more memory than the room, and never delays another peer.
  *
+ * <p>A COMMIT inside a COMMITS message parks the same way ({@link #parkedAtPart}): the message waits whole, the parts
+ * before that COMMIT handled, and is handled again from it ({@link #resumePart}); the parts after it are fresh and may
+ * park in turn ({@link #nextPart}). A full room forces such a message whole: its later parts are checked on the agent
+ * thread too, since each would be forced at once (at most {@code ConsensusWire.MAX_BUNDLED_COMMITS} COMMITs).
+ *
  * <p>Memory is fixed at construction: per peer, {@link #ROOM} messages of the largest CTBcast message and one COMMIT's
  * checks. Single-threaded like the replica; allocates nothing per message.
  */
@@ -93,6 +98,8 @@ public final class StreamChecks {
     private int resumeAt;
     private int parkedPart;
     private boolean flushing;
+    // a full room forces p's parked message: set while that message is handled
+    private boolean forcing;
     private int drainingPeer = -1;
     private int drainingAt;
     private long parkedTotal;
@@ -184,8 +191,8 @@ public final class StreamChecks {
      * followed it until another COMMIT parks. Returns whether p's stream is still parked (else the room is empty).
      */
     private boolean makeRoom(int p) {
-        while (count[p] == ROOM) {
-            force(p); // a COMMITS message may park again at a later part: each force handles one part at least
+        if (count[p] == ROOM) {
+            force(p); // the parked message handled whole: the room has space, or drained to the end
         }
         return count[p] > 0;
     }
@@ -199,7 +206,12 @@ public final class StreamChecks {
             }
         }
         pending[p] = 0;
-        drain(p);
+        forcing = true; // the parked message is handled whole now: its later parts do not park (they would be forced)
+        try {
+            drain(p);
+        } finally {
+            forcing = false;
+        }
     }
 
     /** Handles everything waiting in p's room now, in order, parking nothing. */
@@ -302,7 +314,8 @@ public final class StreamChecks {
     void nextPart(int p) {
         if (answering == p && depth == 1) {
             answering = -1;
-            armed = port != null && p != self && !flushing && p == handlingPeer && handlingLength <= maxMessageBytes;
+            armed = port != null && p != self && !flushing && !forcing && p == handlingPeer
+                && handlingLength <= maxMessageBytes;
         }
     }
 
@@ -419,6 +432,7 @@ public final class StreamChecks {
                 answering = -1;
                 resumeAt = 0;
                 drainingPeer = -1;
+                forcing = false; // only the forced message itself; those after it may park
             }
             if (parked[p]) {
                 return; // a later message parked in turn (keepParked made it the first again)

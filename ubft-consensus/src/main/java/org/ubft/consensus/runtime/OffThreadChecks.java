@@ -3,6 +3,7 @@ package org.ubft.consensus.runtime;
 import org.agrona.DirectBuffer;
 import org.ubft.common.crypto.CryptoPool;
 import org.ubft.common.crypto.CryptoService;
+import org.ubft.consensus.replica.MessageSizes;
 import org.ubft.consensus.replica.Replica;
 import org.ubft.consensus.replica.ReplicaConfig;
 
@@ -33,7 +34,7 @@ final class OffThreadChecks implements AutoCloseable {
      * twice per peer: one service for each) ({@link ReplicaNode#checkSignaturesWith}).
      */
     void checkPeersWith(IntFunction<CryptoService> perPeer) {
-        peers = new Preverifier(replica, self, config.n(), perPeer, Replica.maxMessageBytes(config));
+        peers = new Preverifier(replica, self, config.n(), perPeer, MessageSizes.maxMessageBytes(config));
         streams = new StreamPreverifier(replica.streamChecks(), self, config.n(), perPeer);
     }
 

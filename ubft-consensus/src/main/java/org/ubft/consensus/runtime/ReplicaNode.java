@@ -14,6 +14,7 @@ import org.ubft.consensus.app.StateMachine;
 import org.ubft.consensus.client.ClientLinks;
 import org.ubft.consensus.replica.ConsensusCrypto;
 import org.ubft.consensus.replica.DeferredChecks;
+import org.ubft.consensus.replica.MessageSizes;
 import org.ubft.consensus.replica.Replica;
 import org.ubft.consensus.replica.ReplicaConfig;
 import org.ubft.consensus.replica.StateTransferBridge;
@@ -108,11 +109,11 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     }
 
     /**
-     * CTBcast settings for consensus: messages up to the core's largest ({@link Replica#maxMessageBytes}), two extra
+     * CTBcast settings for consensus: messages up to the core's largest ({@link MessageSizes#maxMessageBytes}), two extra
      * streams.
      */
     public static CtbcastNode.Options ctbcastOptions(ReplicaConfig config) {
-        return CtbcastNode.Options.defaults().withMaxMessageBytes(Replica.maxMessageBytes(config)).withExtraStreams(2)
+        return CtbcastNode.Options.defaults().withMaxMessageBytes(MessageSizes.maxMessageBytes(config)).withExtraStreams(2)
             .withSignedMode(org.ubft.ctbcast.core.CtbcastConfig.SignedMode.AFTER_TIMEOUT, config.slowPathTimeoutNanos());
     }
 
@@ -165,9 +166,9 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             throw new IllegalArgumentException("the consensus runtime needs 2 extra link streams, the options have "
                 + ctbcastOptions.extraStreams());
         }
-        if (ctbcastOptions.maxMessageBytes() < Replica.maxMessageBytes(config)) {
+        if (ctbcastOptions.maxMessageBytes() < MessageSizes.maxMessageBytes(config)) {
             throw new IllegalArgumentException("CTBcast carries messages of up to " + ctbcastOptions.maxMessageBytes()
-                + " bytes; this replica config needs " + Replica.maxMessageBytes(config));
+                + " bytes; this replica config needs " + MessageSizes.maxMessageBytes(config));
         }
         if (config.n() != cluster.n()) {
             throw new IllegalArgumentException("replica config for n = " + config.n() + ", cluster of " + cluster.n());
@@ -357,8 +358,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     /** As {@link #ownStreamLog(ReplicaConfig, java.nio.file.Path)}, forcing each record with {@code fsync}. */
     public static OwnStreamLog ownStreamLog(ReplicaConfig config, java.nio.file.Path file, boolean fsync) {
         int t = config.tail();
-        int maxMessage = Replica.maxCtbcastBytes(config);
-        int maxSummary = Replica.maxSummaryBytes(config);
+        int maxMessage = MessageSizes.maxCtbcastBytes(config);
+        int maxSummary = MessageSizes.maxSummaryBytes(config);
         return file == null ? OwnStreamLog.inMemory(t, maxMessage, maxSummary)
             : OwnStreamLog.open(file, t, maxMessage, maxSummary, fsync);
     }

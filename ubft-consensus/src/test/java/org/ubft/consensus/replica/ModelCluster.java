@@ -108,7 +108,7 @@ final class ModelCluster {
         crashed[i] = false;
         if (checkers != null) {
             preverifiers[i] = new org.ubft.consensus.runtime.Preverifier(replicas[i], i, n,
-                p -> checkers.apply(i, p), Replica.maxMessageBytes(config));
+                p -> checkers.apply(i, p), MessageSizes.maxMessageBytes(config));
             streamPreverifiers[i] = new org.ubft.consensus.runtime.StreamPreverifier(replicas[i].streamChecks(), i, n,
                 p -> checkers.apply(i, p));
         }
@@ -345,7 +345,7 @@ final class ModelCluster {
         for (int i = 0; i < n; i++) {
             final int self = i;
             preverifiers[i] = new org.ubft.consensus.runtime.Preverifier(replicas[i], i, n, p -> c.apply(self, p),
-                Replica.maxMessageBytes(config));
+                MessageSizes.maxMessageBytes(config));
             streamPreverifiers[i] = new org.ubft.consensus.runtime.StreamPreverifier(replicas[i].streamChecks(), i, n,
                 p -> c.apply(self, p));
         }

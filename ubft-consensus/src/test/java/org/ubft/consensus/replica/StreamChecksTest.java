@@ -219,12 +219,12 @@ class StreamChecksTest {
     }
 
     /**
-     * A full room forces a parked COMMITS message: the part that parked is handled with what came back, the next part
-     * may park again in the same entry, and is forced in turn while the room stays full, so no entry is overwritten and
-     * everything is handled in order.
+     * A full room forces a parked COMMITS message: it is handled whole now, the part that parked with what came back and
+     * the parts after it without parking (each would be forced at once: its checks submitted for nothing), so the room
+     * has space again, no entry is overwritten and everything is handled in order.
      */
     @Test
-    void aFullRoomForcesAParkedBundlePartByPart() {
+    void aFullRoomForcesAParkedBundleWhole() {
         newChecks();
         deliver(1, 1, bundle());
         for (int k = 2; k <= StreamChecks.ROOM; k++) {
@@ -238,7 +238,9 @@ class StreamChecksTest {
         }
         assertEquals(expected, handled);
         assertEquals(0, checks.waiting(1));
-        assertEquals(checks.parked(), checks.forced());
+        assertEquals(1, checks.parked());
+        assertEquals(1, checks.forced());
+        assertEquals(2, submitted.size(), "only the first part's checks went out");
     }
 
     @Test

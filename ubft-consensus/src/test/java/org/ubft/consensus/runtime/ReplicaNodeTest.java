@@ -48,7 +48,7 @@ class ReplicaNodeTest {
         assertTrue(r.maxRequestBytes() <= ClientLinks.maxRequestPayload(links), "requests must fit the client links");
         assertTrue(r.maxReplyBytes() <= ClientLinks.maxReplyBody(links), "replies must fit the client links");
         assertEquals(2, ReplicaNode.ctbcastOptions(r).extraStreams());
-        assertEquals(org.ubft.consensus.replica.Replica.maxMessageBytes(r), ReplicaNode.ctbcastOptions(r).maxMessageBytes());
+        assertEquals(org.ubft.consensus.replica.MessageSizes.maxMessageBytes(r), ReplicaNode.ctbcastOptions(r).maxMessageBytes());
     }
 
     @Test

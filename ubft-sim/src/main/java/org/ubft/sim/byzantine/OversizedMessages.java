@@ -2,7 +2,7 @@ package org.ubft.sim.byzantine;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.ubft.consensus.replica.Replica;
+import org.ubft.consensus.replica.MessageSizes;
 import org.ubft.consensus.replica.ReplicaOutput;
 import org.ubft.consensus.runtime.ReplicaNode;
 import org.ubft.consensus.wire.ConsensusWire;
@@ -20,7 +20,7 @@ import java.util.Arrays;
  *
  * <p>Why: a correct receiver checks a peer's COMMIT certificate off its agent thread and parks the peer's stream
  * meanwhile; what CTBcast delivers of that stream waits in a per-peer room of slots sized for the largest valid CTBcast
- * message ({@code StreamChecks}, {@link Replica#maxCtbcastBytes}). A message too long for a slot cannot wait there: the
+ * message ({@code StreamChecks}, {@link MessageSizes#maxCtbcastBytes}). A message too long for a slot cannot wait there: the
  * receiver handles what waits first, then it (Lemma A.2 gives every correct receiver p's messages in the same order,
  * and whether p's message counts must not depend on whether it waited). Only a Byzantine broadcaster sends one; this
  * behaviour is that broadcaster.
@@ -102,7 +102,7 @@ public final class OversizedMessages extends ByzantineBehaviour {
     @Override
     public void attach(ReplicaNode node, SlotContext slot) {
         this.node = node;
-        maxValid = Replica.maxCtbcastBytes(node.config());
+        maxValid = MessageSizes.maxCtbcastBytes(node.config());
         channel = node.ctbcast().config().maxMessageBytes();
         lockMax = CtbcastMessage.maxEncodedBytes(node.ctbcast().config()) - CtbcastMessage.HEADER_BYTES;
         targets = channel > maxValid ? new int[] {maxValid + 1, channel, channel + 1, lockMax}
