@@ -181,6 +181,17 @@ class ByzantineBehavioursTest {
     }
 
     /**
+     * twins-random seed 106131: replica 0's room for a peer's stream filled while a COMMITS message was parked, and the
+     * message was forced part by part, each later part's checks submitted and then done on the agent thread at once
+     * (146 signature operations in one duty cycle). A forced COMMITS message is now handled whole, its later parts not
+     * parked (StreamChecks).
+     */
+    @Test
+    void aForcedCommitsMessageSubmitsNoChecksForNothing() {
+        org.ubft.sim.RegressionRuns.assertServed("twins-random", 106131);
+    }
+
+    /**
      * The writer withholds its LOCKED echoes, so the correct replicas take CTBcast's slow path and read its registers:
      * their register readers find the bogus sub-registers and ignore them.
      */
