@@ -131,6 +131,36 @@ class PlantedBugsTest {
     }
 
     @Test
+    void aCorrectLeaderWhoseMessageIsMalformedBreaksCorrectMessages() {
+        // the leader sends a copy of its fourth PREPARE with a byte after its end: the others drop it as MALFORMED,
+        // the run stays live and agrees, and only the drop shows the bug (before, only INVALID_* drops were held)
+        ReplicaBehaviour stray = new ReplicaBehaviour() {
+            @Override
+            public org.ubft.consensus.replica.ReplicaOutput wrapOutput(org.ubft.consensus.replica.ReplicaOutput output,
+                                                                       SlotContext slot) {
+                return new org.ubft.sim.byzantine.ForwardingOutput(output) {
+                    private int prepares;
+
+                    @Override
+                    public long ctbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
+                        long k = real.ctbcast(buffer, offset, length);
+                        if (buffer.getByte(offset) == org.ubft.consensus.wire.ConsensusWire.PREPARE && ++prepares == 4) {
+                            org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length + 1]);
+                            copy.putBytes(0, buffer, offset, length);
+                            real.ctbcast(copy, 0, length + 1);
+                        }
+                        return k;
+                    }
+                };
+            }
+        };
+        Scenario s = Scenarios.ALL_CORRECT.withBehaviours(stray, null, null).named("planted-malformed-prepare");
+        RunResult r = caught(s, Set.of(org.ubft.sim.check.CorrectMessagesChecker.NAME));
+        assertTrue(r.violations().kept().get(0).message().contains("MALFORMED of correct replicas"),
+            r.violations().kept().toString());
+    }
+
+    @Test
     void aReplicaThatExecutesARequestTwiceBreaksNoDuplicate() {
         ReplicaBehaviour twice = buggy(app -> new AtExecution(app, 5) {
             @Override

@@ -1,35 +1,55 @@
 package org.ubft.sim.check;
 
 import org.ubft.consensus.replica.ReplicaCounters;
+import org.ubft.consensus.replica.ReplicaCounters.Drop;
 
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.function.IntFunction;
 
 /**
- * In a run where every replica is correct (no Byzantine behaviour, no twin), no replica judges a consensus message
- * invalid ({@link ReplicaCounters.Drop}'s {@code INVALID_*}, Algorithm 5): each check compares a message with its
- * sender's own stream (state[p]), which a correct sender's message always matches. A correct replica's message
- * refused by another is a protocol bug even when the run stays live: a leader whose paced re-proposals outlived a
- * checkpoint sent PREPAREs below its own CHECKPOINT (RestartedReplicaStreamTest, leader-crash-restart seed 6).
- * Byzantine clients do not exempt a run: nothing a client sends may make a correct replica's message invalid.
+ * In a run where every replica is correct (no Byzantine behaviour, no twin), no replica refuses a consensus message as
+ * only a Byzantine sender's could be: judged invalid ({@link Drop}'s {@code INVALID_*}, Algorithm 5: each check
+ * compares a message with its sender's own stream, state[p], which a correct sender's message always matches), badly
+ * framed ({@code MALFORMED}, {@code UNKNOWN_TYPE}), or carrying a certificate or a signature that does not verify
+ * ({@code BAD_CERTIFICATE}, {@code AFTER_BAD_CERTIFICATE}, {@code BAD_SIGNATURE}). A correct replica's message refused by
+ * another is a protocol bug even when the run stays live: a leader whose paced re-proposals outlived a checkpoint sent
+ * PREPAREs below its own CHECKPOINT (RestartedReplicaStreamTest, leader-crash-restart seed 6). Byzantine clients do
+ * not exempt a run: nothing a client sends may make a correct replica's message refused. Only {@code BAD_SIGNATURE}
+ * is shared with clients' requests (a forged client signature), so it is held only in runs whose clients are correct
+ * too. Drops a correct run does have (a late or repeated message: {@code STALE}, {@code DUPLICATE}, ...) are not held.
  */
 public final class CorrectMessagesChecker implements Checker {
     public static final String NAME = "correct-messages";
+    /** Drops only a Byzantine replica's message earns, whoever the clients are. */
+    static final Set<Drop> REPLICAS_ONLY = EnumSet.of(Drop.MALFORMED, Drop.UNKNOWN_TYPE, Drop.BAD_CERTIFICATE,
+        Drop.AFTER_BAD_CERTIFICATE);
     private final Violations violations;
     private final int n;
     private final IntFunction<ReplicaCounters> counters;
+    private final boolean clientsCorrect;
 
     /**
-     * @param counters replica i's counters at the end of the run, null if it is down (or not held to this: Byzantine)
+     * @param counters       replica i's counters at the end of the run, null if it is down (or not held to this)
+     * @param clientsCorrect whether every client is correct too (then {@code BAD_SIGNATURE} is held as well)
      */
-    public CorrectMessagesChecker(Violations violations, int n, IntFunction<ReplicaCounters> counters) {
+    public CorrectMessagesChecker(Violations violations, int n, IntFunction<ReplicaCounters> counters,
+                                  boolean clientsCorrect) {
         this.violations = violations;
         this.n = n;
         this.counters = counters;
+        this.clientsCorrect = clientsCorrect;
     }
 
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** Whether a drop of {@code d} in this run can only be a correct replica's message refused. */
+    boolean held(Drop d) {
+        return d.name().startsWith("INVALID_") || REPLICAS_ONLY.contains(d)
+            || (clientsCorrect && d == Drop.BAD_SIGNATURE);
     }
 
     @Override
@@ -39,8 +59,8 @@ public final class CorrectMessagesChecker implements Checker {
             if (c == null) {
                 continue;
             }
-            for (ReplicaCounters.Drop d : ReplicaCounters.Drop.values()) {
-                if (d.name().startsWith("INVALID_") && c.dropped(d) > 0) {
+            for (Drop d : Drop.values()) {
+                if (held(d) && c.dropped(d) > 0) {
                     violations.report(NAME, time, "replica-" + i + " dropped " + c.dropped(d) + " " + d
                         + " of correct replicas");
                 }

@@ -80,8 +80,12 @@ public final class Simulator {
             allCorrect &= correct.test(i) && !cluster.twinned(i);
         }
         if (allCorrect) {
+            boolean clientsCorrect = true;
+            for (int c = 0; c < cluster.clientCount(); c++) {
+                clientsCorrect &= cluster.clientBehaviour(c).correct();
+            }
             checkers.add(new org.ubft.sim.check.CorrectMessagesChecker(violations, options.n(),
-                i -> cluster.replica(i) == null ? null : cluster.replica(i).replica().counters()));
+                i -> cluster.replica(i) == null ? null : cluster.replica(i).replica().counters(), clientsCorrect));
         }
         ResourceChecker resources = new ResourceChecker(violations, options.n(), cluster::cpu, correct);
         checkers.add(resources);
