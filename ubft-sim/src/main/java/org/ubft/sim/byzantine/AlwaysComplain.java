@@ -15,13 +15,11 @@ import org.ubft.sim.SlotContext;
  * into a view change. The views come from {@link Omniscience} (a real attacker learns them from the traffic).
  */
 public final class AlwaysComplain extends ByzantineBehaviour {
-    private final long from;
     private final long period;
     private ReplicaOutput out;
 
     public AlwaysComplain(long from, long period) {
-        super("always-complain");
-        this.from = from;
+        super("always-complain", from);
         this.period = period;
     }
 

@@ -20,11 +20,9 @@ public final class AnswersReproposalsEarly extends ByzantineBehaviour {
     /** How many slots past each real WILL_CERTIFY it claims to have delivered. */
     public static final int AHEAD = 64;
 
-    private final long from;
 
     public AnswersReproposalsEarly(long from) {
-        super("answers-reproposals-early");
-        this.from = from;
+        super("answers-reproposals-early", from);
     }
 
     @Override

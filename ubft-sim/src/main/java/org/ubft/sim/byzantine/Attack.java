@@ -7,11 +7,18 @@ package org.ubft.sim.byzantine;
  * run (it has state).
  */
 public abstract class Attack {
+    /** Virtual time from which the strategy deviates (0: from the start); before it, it follows the protocol. */
+    protected final long from;
     private final String name;
     private long actions;
 
     protected Attack(String name) {
+        this(name, 0);
+    }
+
+    protected Attack(String name, long from) {
         this.name = name;
+        this.from = from;
     }
 
     public final boolean correct() {

@@ -7,4 +7,9 @@ public abstract class ByzantineBehaviour extends Attack implements ReplicaBehavi
     protected ByzantineBehaviour(String name) {
         super(name);
     }
+
+    /** Acting from virtual time {@code from} on ({@link Attack#from}). */
+    protected ByzantineBehaviour(String name, long from) {
+        super(name, from);
+    }
 }

@@ -10,4 +10,9 @@ public abstract class ByzantineClient extends Attack implements ClientBehaviour 
     protected ByzantineClient(String name) {
         super(name);
     }
+
+    /** Acting from virtual time {@code from} on ({@link Attack#from}). */
+    protected ByzantineClient(String name, long from) {
+        super(name, from);
+    }
 }

@@ -13,12 +13,10 @@ import org.ubft.sim.SlotContext;
  */
 public final class CensorClient extends ByzantineBehaviour {
     private final int client;
-    private final long from;
 
     public CensorClient(int client, long from) {
-        super("censor-client-" + client);
+        super("censor-client-" + client, from);
         this.client = client;
-        this.from = from;
     }
 
     @Override

@@ -12,11 +12,8 @@ import org.ubft.sim.SlotContext;
  * replicas drop the second one (INVALID_PREPARE).
  */
 public final class ConflictingPrepares extends ByzantineBehaviour {
-    private final long from;
-
     public ConflictingPrepares(long from) {
-        super("conflicting-prepares");
-        this.from = from;
+        super("conflicting-prepares", from);
     }
 
     @Override

@@ -11,11 +11,8 @@ import org.ubft.sim.SlotContext;
  * once ({@code duplicates} in their counters: requests decided again and skipped), and reply once.
  */
 public final class DuplicateProposal extends ByzantineBehaviour {
-    private final long from;
-
     public DuplicateProposal(long from) {
-        super("duplicate-proposal");
-        this.from = from;
+        super("duplicate-proposal", from);
     }
 
     @Override

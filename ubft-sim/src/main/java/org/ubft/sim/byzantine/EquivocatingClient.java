@@ -15,11 +15,8 @@ import java.util.SplittableRandom;
  * core signs). The replicas must still execute one request per number, the same one everywhere.
  */
 public final class EquivocatingClient extends ByzantineClient {
-    private final long from;
-
     public EquivocatingClient(long from) {
-        super("equivocating-client");
-        this.from = from;
+        super("equivocating-client", from);
     }
 
     @Override

@@ -30,14 +30,12 @@ public final class EquivocatingLeader extends ByzantineBehaviour {
     public enum Mode { FAST, SLOW, CROSS }
 
     private final Mode mode;
-    private final long from;
     private final Fingerprints fingerprints = new Fingerprints();
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[1 << 16]);
 
     public EquivocatingLeader(Mode mode, long from) {
-        super("equivocating-leader-" + mode.name().toLowerCase(java.util.Locale.ROOT));
+        super("equivocating-leader-" + mode.name().toLowerCase(java.util.Locale.ROOT), from);
         this.mode = mode;
-        this.from = from;
     }
 
     /**

@@ -26,7 +26,6 @@ import java.util.SplittableRandom;
  * a mutated copy to everyone under the next identifier; TBcast, everyone.
  */
 public final class FieldMutator extends ByzantineBehaviour {
-    private final long from;
     private final int oneIn;
     private final long[] byType = new long[256];
     private final long[] byKind = new long[MessageFields.Kind.values().length];
@@ -39,8 +38,7 @@ public final class FieldMutator extends ByzantineBehaviour {
 
     /** @param oneIn one message in {@code oneIn} is replaced, and as many get a mutated copy besides */
     public FieldMutator(long from, int oneIn) {
-        super("field-mutator");
-        this.from = from;
+        super("field-mutator", from);
         this.oneIn = oneIn;
     }
 

@@ -17,11 +17,8 @@ import org.ubft.sim.SlotContext;
  * waiting PREPAREs again), and the view must change.
  */
 public final class ForgedRequestLeader extends ByzantineBehaviour {
-    private final long from;
-
     public ForgedRequestLeader(long from) {
-        super("forged-request-leader");
-        this.from = from;
+        super("forged-request-leader", from);
     }
 
     @Override

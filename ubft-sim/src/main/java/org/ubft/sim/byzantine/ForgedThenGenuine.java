@@ -17,11 +17,8 @@ import org.ubft.sim.SlotContext;
  * on the message and state[p] only (Lemma B.1's uniformity of CTBcast delivery is what keeps state[p] alike).
  */
 public final class ForgedThenGenuine extends ByzantineBehaviour {
-    private final long from;
-
     public ForgedThenGenuine(long from) {
-        super("forged-then-genuine");
-        this.from = from;
+        super("forged-then-genuine", from);
     }
 
     @Override

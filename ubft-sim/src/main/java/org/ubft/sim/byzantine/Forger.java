@@ -30,13 +30,11 @@ public final class Forger extends ByzantineBehaviour {
 
     private static final int KEPT = 16;
 
-    private final long from;
     private final long period;
     private final long[] sent = new long[Kind.values().length];
 
     public Forger(long from, long period) {
-        super("forger");
-        this.from = from;
+        super("forger", from);
         this.period = period;
     }
 

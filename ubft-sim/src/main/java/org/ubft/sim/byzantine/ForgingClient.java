@@ -19,13 +19,11 @@ public final class ForgingClient extends ByzantineClient {
     static final int BURST = 8;
     static final int COPIES = 2;
 
-    private final long from;
     private final NewRequests newRequests = new NewRequests();
     private long nextSession;
 
     public ForgingClient(long from) {
-        super("forging-client");
-        this.from = from;
+        super("forging-client", from);
     }
 
     @Override

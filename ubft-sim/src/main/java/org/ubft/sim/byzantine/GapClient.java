@@ -14,13 +14,11 @@ import org.ubft.sim.ClientContext;
  * once f others complained. Its own requests never complete after the hole (it is Byzantine).
  */
 public final class GapClient extends ByzantineClient {
-    private final long from;
     private long highest = Long.MIN_VALUE;
     private long hole = Long.MIN_VALUE;
 
     public GapClient(long from) {
-        super("gap-client");
-        this.from = from;
+        super("gap-client", from);
     }
 
     @Override

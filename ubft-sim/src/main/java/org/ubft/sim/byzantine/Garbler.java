@@ -20,7 +20,6 @@ import java.util.SplittableRandom;
 public final class Garbler extends ByzantineBehaviour {
     private static final int RECENT = 8;
 
-    private final long from;
     private final int oneIn;
     private long ctbcast;
     private long tbcast;
@@ -28,8 +27,7 @@ public final class Garbler extends ByzantineBehaviour {
 
     /** @param oneIn one message in {@code oneIn} gets a garbled copy besides */
     public Garbler(long from, int oneIn) {
-        super("garbler");
-        this.from = from;
+        super("garbler", from);
         this.oneIn = oneIn;
     }
 

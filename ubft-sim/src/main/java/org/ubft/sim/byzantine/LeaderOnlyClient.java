@@ -10,12 +10,10 @@ import org.ubft.sim.ClientContext;
  */
 public final class LeaderOnlyClient extends ByzantineClient {
     private final int leader;
-    private final long from;
 
     public LeaderOnlyClient(int leader, long from) {
-        super("leader-only-client");
+        super("leader-only-client", from);
         this.leader = leader;
-        this.from = from;
     }
 
     @Override

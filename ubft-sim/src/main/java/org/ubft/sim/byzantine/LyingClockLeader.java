@@ -32,12 +32,10 @@ public final class LyingClockLeader extends ByzantineBehaviour {
 
     private static final long HOUR_MS = 3_600_000L;
     private final Mode mode;
-    private final long from;
 
     public LyingClockLeader(Mode mode, long from) {
-        super("lying-clock-leader-" + mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        super("lying-clock-leader-" + mode.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), from);
         this.mode = mode;
-        this.from = from;
     }
 
     @Override

@@ -25,12 +25,10 @@ public final class MisframedCommits extends ByzantineBehaviour {
     private static final int FRAMINGS = 7;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
-    private final long from;
     private int next;
 
     public MisframedCommits(long from) {
-        super("misframed-commits");
-        this.from = from;
+        super("misframed-commits", from);
     }
 
     @Override

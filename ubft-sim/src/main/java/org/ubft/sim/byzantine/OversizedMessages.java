@@ -48,7 +48,6 @@ public final class OversizedMessages extends ByzantineBehaviour {
     private static final int[] TYPES = {ConsensusWire.COMMIT, ConsensusWire.PREPARE, ConsensusWire.CHECKPOINT,
         ConsensusWire.SEAL_VIEW, ConsensusWire.NEW_VIEW, 0xEE};
 
-    private final long from;
     private final long period;
     private final int wideBy;
     // k of this stream's LOCKs to lengthen on the way out, and to how many bytes (a few salvos' worth)
@@ -73,8 +72,7 @@ public final class OversizedMessages extends ByzantineBehaviour {
      *               node's CTBcast messages may be (the correct nodes' too: {@link WideCtbcastChannel})
      */
     public OversizedMessages(long from, long period, int wideBy) {
-        super(wideBy > 0 ? "oversized-messages-wide" : "oversized-messages");
-        this.from = from;
+        super(wideBy > 0 ? "oversized-messages-wide" : "oversized-messages", from);
         this.period = period;
         this.wideBy = wideBy;
     }

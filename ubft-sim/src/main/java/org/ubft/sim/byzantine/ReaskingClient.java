@@ -14,13 +14,11 @@ import org.ubft.sim.ClientContext;
  * live.
  */
 public final class ReaskingClient extends ByzantineClient {
-    private final long from;
     private UnsafeBuffer last;
     private long lastNumber = Long.MIN_VALUE;
 
     public ReaskingClient(long from) {
-        super("reasking-client");
-        this.from = from;
+        super("reasking-client", from);
     }
 
     @Override

@@ -20,7 +20,6 @@ import java.util.List;
  */
 public final class RefusesConnections extends ByzantineBehaviour {
     private final ByzantineBehaviour inner;
-    private final long from;
     /** Bit r set: replica r's connections are refused (and its links cut, if mute). */
     private final long peers;
     private final boolean mute;
@@ -33,9 +32,8 @@ public final class RefusesConnections extends ByzantineBehaviour {
     /** With {@code refuse} false it only goes mute (if asked): the same schedule with every connection held. */
     public RefusesConnections(ByzantineBehaviour inner, long from, long peers, boolean mute, boolean refuse) {
         super((mute ? "mute-" : "") + (refuse ? "refuses-connections-" : "keeps-connections-")
-            + Long.toBinaryString(peers));
+            + Long.toBinaryString(peers), from);
         this.inner = inner;
-        this.from = from;
         this.peers = peers;
         this.mute = mute;
         this.refuse = refuse;

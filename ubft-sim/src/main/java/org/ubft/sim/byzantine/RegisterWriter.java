@@ -27,13 +27,11 @@ public final class RegisterWriter extends ByzantineBehaviour {
     static final long PERIOD_NANOS = 50_000;
 
     private final Mode mode;
-    private final long from;
     private int incarnation;
 
     public RegisterWriter(Mode mode, long from) {
-        super("register-writer-" + mode.name().toLowerCase(java.util.Locale.ROOT));
+        super("register-writer-" + mode.name().toLowerCase(java.util.Locale.ROOT), from);
         this.mode = mode;
-        this.from = from;
     }
 
     @Override

@@ -18,7 +18,6 @@ import org.ubft.sim.Payloads;
 public final class ReplayingClient extends ByzantineClient {
     static final int REMEMBERED = 32;
 
-    private final long from;
     private final boolean latest;
     private final long[] numbers = new long[REMEMBERED];
     private final long[] seqs = new long[REMEMBERED];
@@ -30,8 +29,7 @@ public final class ReplayingClient extends ByzantineClient {
     }
 
     private ReplayingClient(String name, long from, boolean latest) {
-        super(name);
-        this.from = from;
+        super(name, from);
         this.latest = latest;
     }
 

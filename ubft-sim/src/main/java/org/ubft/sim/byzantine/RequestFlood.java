@@ -23,7 +23,6 @@ public final class RequestFlood extends ByzantineBehaviour {
     /** Slots asked about per burst and peer. */
     public static final int SLOTS_PER_BURST = 16;
 
-    private final long from;
     private final long period;
     /** Per slot mod this: the slot and digest of a batch this replica proposed or committed. */
     private static final int KNOWN = 1024;
@@ -40,8 +39,7 @@ public final class RequestFlood extends ByzantineBehaviour {
     private int window;
 
     public RequestFlood(long from, long period) {
-        super("request-flood");
-        this.from = from;
+        super("request-flood", from);
         this.period = period;
         java.util.Arrays.fill(knownSlot, -1);
     }

@@ -17,13 +17,11 @@ import org.ubft.sim.SlotContext;
 public final class SignEverything extends ByzantineBehaviour {
     static final int BURST = 4;
 
-    private final long from;
     private final boolean withoutLocks;
 
     /** @param withoutLocks also withhold its LOCKs, so that receivers can deliver its messages only by their SIGNED */
     public SignEverything(long from, boolean withoutLocks) {
-        super(withoutLocks ? "sign-everything-without-locks" : "sign-everything");
-        this.from = from;
+        super(withoutLocks ? "sign-everything-without-locks" : "sign-everything", from);
         this.withoutLocks = withoutLocks;
     }
 

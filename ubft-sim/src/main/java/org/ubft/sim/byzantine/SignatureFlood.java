@@ -28,7 +28,6 @@ public final class SignatureFlood extends ByzantineBehaviour {
     /** One burst in this many carries a COMMIT with garbage shares. */
     public static final int COMMIT_EVERY = 10;
 
-    private final long from;
     private final long period;
     private final boolean flooding;
     private final long[] sent = new long[256];
@@ -37,8 +36,7 @@ public final class SignatureFlood extends ByzantineBehaviour {
     private long bursts;
 
     public SignatureFlood(long from, long period, boolean flooding) {
-        super(flooding ? "signature-flood" : "signature-flood-off");
-        this.from = from;
+        super(flooding ? "signature-flood" : "signature-flood-off", from);
         this.period = period;
         this.flooding = flooding;
     }

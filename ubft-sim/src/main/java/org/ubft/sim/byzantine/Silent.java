@@ -11,11 +11,8 @@ import org.ubft.sim.SlotContext;
  * complete and the slow path (f + 1) must decide.
  */
 public final class Silent extends ByzantineBehaviour {
-    private final long from;
-
     public Silent(long from) {
-        super("silent");
-        this.from = from;
+        super("silent", from);
     }
 
     @Override

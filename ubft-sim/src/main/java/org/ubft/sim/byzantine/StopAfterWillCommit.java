@@ -12,12 +12,10 @@ import org.ubft.sim.SlotContext;
  * not lose it, and the others must go on without the promised COMMIT.
  */
 public final class StopAfterWillCommit extends ByzantineBehaviour {
-    private final long from;
     private boolean stopped;
 
     public StopAfterWillCommit(long from) {
-        super("stop-after-will-commit");
-        this.from = from;
+        super("stop-after-will-commit", from);
     }
 
     /** Whether it sent its last WILL_COMMIT and stopped. */

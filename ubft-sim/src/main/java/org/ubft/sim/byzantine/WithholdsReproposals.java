@@ -14,12 +14,10 @@ import org.ubft.sim.SlotContext;
  * Byzantine leader may send them late or never.
  */
 public final class WithholdsReproposals extends ByzantineBehaviour {
-    private final long from;
     private ReplicaNode node;
 
     public WithholdsReproposals(long from) {
-        super("withholds-reproposals");
-        this.from = from;
+        super("withholds-reproposals", from);
     }
 
     @Override
