@@ -99,11 +99,9 @@ class PlantedBugsTest {
         return r;
     }
 
-    @Test
-    void aCorrectLeaderWhoseMessageAReplicaRefusesBreaksCorrectMessages() {
-        // the leader sends a copy of its fourth PREPARE claiming view 7: the others refuse it (Algorithm 5, line 2),
-        // the run stays live and agrees, and only the refusal shows the bug
-        ReplicaBehaviour stray = new ReplicaBehaviour() {
+    /** A leader that CTBcasts, after its fourth PREPARE, a copy of it that {@code alter} makes of its bytes. */
+    private static ReplicaBehaviour strayCopyOfFourthPrepare(java.util.function.UnaryOperator<byte[]> alter) {
+        return new ReplicaBehaviour() {
             @Override
             public org.ubft.consensus.replica.ReplicaOutput wrapOutput(org.ubft.consensus.replica.ReplicaOutput output,
                                                                        SlotContext slot) {
@@ -114,16 +112,26 @@ class PlantedBugsTest {
                     public long ctbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
                         long k = real.ctbcast(buffer, offset, length);
                         if (buffer.getByte(offset) == org.ubft.consensus.wire.ConsensusWire.PREPARE && ++prepares == 4) {
-                            org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length]);
-                            copy.putBytes(0, buffer, offset, length);
-                            copy.putLong(1, 7, org.ubft.consensus.wire.ClientWire.ORDER);
-                            real.ctbcast(copy, 0, length);
+                            byte[] original = new byte[length];
+                            buffer.getBytes(offset, original);
+                            byte[] copy = alter.apply(original);
+                            real.ctbcast(new org.agrona.concurrent.UnsafeBuffer(copy), 0, copy.length);
                         }
                         return k;
                     }
                 };
             }
         };
+    }
+
+    @Test
+    void aCorrectLeaderWhoseMessageAReplicaRefusesBreaksCorrectMessages() {
+        // the leader sends a copy of its fourth PREPARE claiming view 7: the others refuse it (Algorithm 5, line 2),
+        // the run stays live and agrees, and only the refusal shows the bug
+        ReplicaBehaviour stray = strayCopyOfFourthPrepare(bytes -> {
+            new org.agrona.concurrent.UnsafeBuffer(bytes).putLong(1, 7, org.ubft.consensus.wire.ClientWire.ORDER);
+            return bytes;
+        });
         Scenario s = Scenarios.ALL_CORRECT.withBehaviours(stray, null, null).named("planted-stray-prepare");
         RunResult r = caught(s, Set.of(org.ubft.sim.check.CorrectMessagesChecker.NAME));
         assertTrue(r.violations().kept().get(0).message().contains("INVALID_PREPARE of correct replicas"),
@@ -134,26 +142,7 @@ class PlantedBugsTest {
     void aCorrectLeaderWhoseMessageIsMalformedBreaksCorrectMessages() {
         // the leader sends a copy of its fourth PREPARE with a byte after its end: the others drop it as MALFORMED,
         // the run stays live and agrees, and only the drop shows the bug (before, only INVALID_* drops were held)
-        ReplicaBehaviour stray = new ReplicaBehaviour() {
-            @Override
-            public org.ubft.consensus.replica.ReplicaOutput wrapOutput(org.ubft.consensus.replica.ReplicaOutput output,
-                                                                       SlotContext slot) {
-                return new org.ubft.sim.byzantine.ForwardingOutput(output) {
-                    private int prepares;
-
-                    @Override
-                    public long ctbcast(org.agrona.DirectBuffer buffer, int offset, int length) {
-                        long k = real.ctbcast(buffer, offset, length);
-                        if (buffer.getByte(offset) == org.ubft.consensus.wire.ConsensusWire.PREPARE && ++prepares == 4) {
-                            org.agrona.concurrent.UnsafeBuffer copy = new org.agrona.concurrent.UnsafeBuffer(new byte[length + 1]);
-                            copy.putBytes(0, buffer, offset, length);
-                            real.ctbcast(copy, 0, length + 1);
-                        }
-                        return k;
-                    }
-                };
-            }
-        };
+        ReplicaBehaviour stray = strayCopyOfFourthPrepare(bytes -> java.util.Arrays.copyOf(bytes, bytes.length + 1));
         Scenario s = Scenarios.ALL_CORRECT.withBehaviours(stray, null, null).named("planted-malformed-prepare");
         RunResult r = caught(s, Set.of(org.ubft.sim.check.CorrectMessagesChecker.NAME));
         assertTrue(r.violations().kept().get(0).message().contains("MALFORMED of correct replicas"),
