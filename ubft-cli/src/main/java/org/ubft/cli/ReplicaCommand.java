@@ -174,7 +174,9 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
 
     /**
      * {@code node} that logs each view it enters ('replica-N view V at TIME: leader replica-L, ...', for the operator:
-     * a view change is a suspected or replaced leader; the line says why this replica complained so far) and, with {@code millis > 0}, also prints its counters line as a
+     * a view change is a suspected or replaced leader; the line says why this replica complained so far), each
+     * complaint it sends ('replica-N complains about view V at TIME'), when it starts sealing a view ('replica-N leaves view V at TIME') and its first execution in a view it entered ('replica-N
+     * view V first execution at TIME': how long the view took to serve) and, with {@code millis > 0}, also prints its counters line as a
      * status line every {@code millis}, on its own thread.
      */
     private static Agent withStatus(ReplicaNode node, long millis, PrintWriter out) {
@@ -182,16 +184,40 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         return new Agent() {
             private long next = System.nanoTime() + period;
             private long view = node.replica().view();
+            private boolean changing = node.replica().changingView();
+            private long executedAtEntry = -1;
+            private long complaints = node.replica().counters().complaints();
 
             @Override
             public int doWork() {
                 int work = node.doWork();
                 var replica = node.replica();
+                if (replica.counters().complaints() != complaints) {
+                    complaints = replica.counters().complaints();
+                    out.println("replica-" + replica.self() + " complains about view " + view + " at "
+                        + java.time.Instant.now() + ": complaints so far by reason "
+                        + replica.counters().complaintsByReason());
+                    out.flush();
+                }
+                if (replica.changingView() != changing) {
+                    changing = replica.changingView();
+                    if (changing) {
+                        out.println("replica-" + replica.self() + " leaves view " + view + " at " + java.time.Instant.now()
+                            + ": sealing it, executed_up_to=" + replica.executedUpTo());
+                        out.flush();
+                    }
+                }
                 if (replica.view() != view) {
                     view = replica.view();
+                    executedAtEntry = replica.executedUpTo();
                     out.println("replica-" + replica.self() + " view " + view + " at " + java.time.Instant.now()
                         + ": leader replica-" + replica.leader() + ", executed_up_to=" + replica.executedUpTo()
                         + ", this replica's complaints so far by reason " + replica.counters().complaintsByReason());
+                    out.flush();
+                } else if (executedAtEntry >= 0 && replica.executedUpTo() != executedAtEntry) {
+                    executedAtEntry = -1;
+                    out.println("replica-" + replica.self() + " view " + view + " first execution at "
+                        + java.time.Instant.now() + ": executed_up_to=" + replica.executedUpTo());
                     out.flush();
                 }
                 if (period <= 0) {
