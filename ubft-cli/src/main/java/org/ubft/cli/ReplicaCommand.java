@@ -175,12 +175,20 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     /**
      * {@code node} that logs each view it enters ('replica-N view V at TIME: leader replica-L, ...', for the operator:
      * a view change is a suspected or replaced leader; the line says why this replica complained so far), each
-     * complaint it sends ('replica-N complains about view V at TIME'), when it starts sealing a view ('replica-N leaves view V at TIME') and its first execution in a view it entered ('replica-N
-     * view V first execution at TIME': how long the view took to serve) and, with {@code millis > 0}, also prints its counters line as a
-     * status line every {@code millis}, on its own thread.
+     * complaint it sends ('replica-N complains about view V at TIME'), when it starts sealing a view ('replica-N leaves
+     * view V at TIME') and its first execution in a view it entered ('replica-N view V first execution at TIME': how
+     * long the view took to serve) and, with {@code millis > 0}, also prints its counters line as a status line every
+     * {@code millis}, on its own thread.
      */
     private static Agent withStatus(ReplicaNode node, long millis, PrintWriter out) {
         long period = millis * 1_000_000L;
+        // each line built once now, discarded: its first formatting (java.time's, string concatenation's call sites)
+        // costs milliseconds of class loading and linking, which a view change's first lines would otherwise spend on
+        // this agent thread, between a replica's COMPLAINT and its handling of its peers'
+        var r = node.replica();
+        for (String unused : new String[] {complaintLine(r, 0), leaveLine(r, 0), viewLine(r, 0), firstExecutionLine(r, 0)}) {
+            assert unused.startsWith("replica-");
+        }
         return new Agent() {
             private long next = System.nanoTime() + period;
             private long view = node.replica().view();
@@ -194,31 +202,21 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 var replica = node.replica();
                 if (replica.counters().complaints() != complaints) {
                     complaints = replica.counters().complaints();
-                    out.println("replica-" + replica.self() + " complains about view " + view + " at "
-                        + java.time.Instant.now() + ": complaints so far by reason "
-                        + replica.counters().complaintsByReason());
-                    out.flush();
+                    log(complaintLine(replica, view));
                 }
                 if (replica.changingView() != changing) {
                     changing = replica.changingView();
                     if (changing) {
-                        out.println("replica-" + replica.self() + " leaves view " + view + " at " + java.time.Instant.now()
-                            + ": sealing it, executed_up_to=" + replica.executedUpTo());
-                        out.flush();
+                        log(leaveLine(replica, view));
                     }
                 }
                 if (replica.view() != view) {
                     view = replica.view();
                     executedAtEntry = replica.executedUpTo();
-                    out.println("replica-" + replica.self() + " view " + view + " at " + java.time.Instant.now()
-                        + ": leader replica-" + replica.leader() + ", executed_up_to=" + replica.executedUpTo()
-                        + ", this replica's complaints so far by reason " + replica.counters().complaintsByReason());
-                    out.flush();
+                    log(viewLine(replica, view));
                 } else if (executedAtEntry >= 0 && replica.executedUpTo() != executedAtEntry) {
                     executedAtEntry = -1;
-                    out.println("replica-" + replica.self() + " view " + view + " first execution at "
-                        + java.time.Instant.now() + ": executed_up_to=" + replica.executedUpTo());
-                    out.flush();
+                    log(firstExecutionLine(replica, view));
                 }
                 if (period <= 0) {
                     return work;
@@ -233,6 +231,11 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 return work;
             }
 
+            private void log(String line) {
+                out.println(line);
+                out.flush();
+            }
+
             @Override
             public String roleName() {
                 return node.roleName();
@@ -243,5 +246,26 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 node.onClose();
             }
         };
+    }
+
+    private static String complaintLine(org.ubft.consensus.replica.Replica replica, long view) {
+        return "replica-" + replica.self() + " complains about view " + view + " at " + java.time.Instant.now()
+            + ": complaints so far by reason " + replica.counters().complaintsByReason();
+    }
+
+    private static String leaveLine(org.ubft.consensus.replica.Replica replica, long view) {
+        return "replica-" + replica.self() + " leaves view " + view + " at " + java.time.Instant.now()
+            + ": sealing it, executed_up_to=" + replica.executedUpTo();
+    }
+
+    private static String viewLine(org.ubft.consensus.replica.Replica replica, long view) {
+        return "replica-" + replica.self() + " view " + view + " at " + java.time.Instant.now() + ": leader replica-"
+            + replica.leader() + ", executed_up_to=" + replica.executedUpTo()
+            + ", this replica's complaints so far by reason " + replica.counters().complaintsByReason();
+    }
+
+    private static String firstExecutionLine(org.ubft.consensus.replica.Replica replica, long view) {
+        return "replica-" + replica.self() + " view " + view + " first execution at " + java.time.Instant.now()
+            + ": executed_up_to=" + replica.executedUpTo();
     }
 }
