@@ -192,7 +192,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         return new Agent() {
             private long next = System.nanoTime() + period;
             private long view = node.replica().view();
-            private boolean changing = node.replica().changingView();
+            private long suspicions = node.replica().counters().suspicions();
             private long executedAtEntry = -1;
             private long complaints = node.replica().counters().complaints();
 
@@ -204,11 +204,9 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                     complaints = replica.counters().complaints();
                     log(complaintLine(replica, view));
                 }
-                if (replica.changingView() != changing) {
-                    changing = replica.changingView();
-                    if (changing) {
-                        log(leaveLine(replica, view));
-                    }
+                if (replica.counters().suspicions() != suspicions) {
+                    suspicions = replica.counters().suspicions(); // it seals: changing view, perhaps done already
+                    log(leaveLine(replica, view));
                 }
                 if (replica.view() != view) {
                     view = replica.view();
