@@ -126,7 +126,9 @@ public final class Replica {
             peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
         }
         gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, time, hooks);
-        summaries = new Summaries(config, self, MessageSizes.maxCtbcastBytes(config), peers, this.crypto, out, counters, clock,
+        int maxCtbcastBytes = MessageSizes.maxCtbcastBytes(config);
+        int maxMessageBytes = MessageSizes.maxMessageBytes(config);
+        summaries = new Summaries(config, self, maxCtbcastBytes, peers, this.crypto, out, counters, clock,
             new Summaries.Host() {
                 @Override
                 public void process(PeerState p, long k, DirectBuffer buffer, int offset, int length) {
@@ -143,21 +145,21 @@ public final class Replica {
         intake = new RequestIntake(config, self, this.crypto, checks, out, counters, clock, stages, executor, absence,
             hooks);
         views = new ViewChange(config, self, peers, slots, checks, this.crypto, budget, out, counters, clock, executor,
-            intake, maxSharesBytes, MessageSizes.maxMessageBytes(config), hooks);
+            intake, maxSharesBytes, maxMessageBytes, hooks);
         suspicion = new LeaderSuspicion(config, self, peers, slots, checks, executor, intake, views, hooks);
         checkpoints = new Checkpoints(config, self, maxSharesBytes, checks, this.crypto, out, counters, executor, hooks);
         agreement = new Agreement(config, self, slots, peers, checks, this.crypto, out, counters, clock, stages, intake,
             views, checkpoints, time, absence, hooks);
         outbox = new CtbcastOutbox(peers[self], out, summaries, checkpoints, views, maxSharesBytes,
-            MessageSizes.maxCtbcastBytes(config), counters);
+            maxCtbcastBytes, counters);
         proposer = new Proposer(config, self, slots, peers, checks, counters, clock, intake, views, checkpoints, gaps,
             summaries, time, hooks);
-        send = new UnsafeBuffer(new byte[MessageSizes.maxMessageBytes(config)]);
+        send = new UnsafeBuffer(new byte[maxMessageBytes]);
 
         hooks.wire(config, self, slots, checks, views, checkpoints, executor, intake, agreement, proposer, gaps, outbox);
         deferredChecks = new DeferredChecks(this, this.crypto);
         inbox = new CtbcastInbox(config, self, peers, this.crypto, counters, summaries, agreement, checkpoints, views,
-            reader, MessageSizes.maxCtbcastBytes(config));
+            reader, maxCtbcastBytes);
         restarts = new Restarts(config, self, this.crypto, checks, counters, slots, peers, summaries, outbox, intake,
             executor, proposer, checkpoints, views, send, inbox::process);
         checkpoints.initial(peers); // Algorithm 2, line 6: the initial checkpoint, certified by definition

@@ -92,7 +92,6 @@ public final class StreamChecks {
     private boolean armed;
     private int depth;
     private int handlingPeer = -1;
-    private int handlingLength;
     private boolean parkedNow;
     private int answering = -1;
     private int resumeAt;
@@ -233,7 +232,6 @@ public final class StreamChecks {
      */
     void handling(int p, boolean fresh, int len) {
         mayPark = fresh && port != null && p != self && answering < 0 && !flushing && len <= maxMessageBytes;
-        handlingLength = len;
         handlingPeer = p;
         parkedNow = false;
     }
@@ -314,8 +312,8 @@ public final class StreamChecks {
     void nextPart(int p) {
         if (answering == p && depth == 1) {
             answering = -1;
-            armed = port != null && p != self && !flushing && !forcing && p == handlingPeer
-                && handlingLength <= maxMessageBytes;
+            // a message handled again was parked, so it fits the room (handling)
+            armed = port != null && p != self && !flushing && !forcing && p == handlingPeer;
         }
     }
 

@@ -444,6 +444,20 @@ public final class ByzantineScenarios {
         .withOptions(r -> SimOptions.defaults().withWindowAndTail(64, 16));
 
     /**
+     * Replica {@code missing} pauses at 8 ms for 10 ms (it misses slots the others decide), then the leader of view 0 at
+     * 20 ms for 15 ms, so view 1 begins, led by replica 1, which re-proposes slots it executed; GST at 35 ms.
+     */
+    private static Scenario.Planner missesSlotsThenViewOne(int missing) {
+        return (c, r) -> {
+            Faults.synchronous(c, r);
+            Faults.pauseReplica(c, missing, 8 * MS, 10 * MS);
+            Faults.pauseReplica(c, 0, 20 * MS, 15 * MS);
+            long gst = 35 * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        };
+    }
+
+    /**
      * A Byzantine leader of view 1 that never sends its re-proposals of slots it executed ({@link
      * WithholdsReproposals}), with a follower that needs them: replica 2 pauses at 8 ms for 10 ms (it misses slots
      * replicas 0 and 1 decide), then the leader of view 0 pauses at 20 ms for 15 ms, so view 1 begins. The correct
@@ -452,13 +466,7 @@ public final class ByzantineScenarios {
     public static final Scenario WITHHOLDS_REPROPOSALS = Scenario.of("byz-withholds-reproposals", "replica 1, leader"
         + " of view 1, never sends its re-proposals of slots it executed; replica 2 pauses at 8 ms for 10 ms, the leader"
         + " of view 0 at 20 ms for 15 ms: the correct replicas agree and are served after GST",
-        (c, r) -> {
-            Faults.synchronous(c, r);
-            Faults.pauseReplica(c, 2, 8 * MS, 10 * MS);
-            Faults.pauseReplica(c, 0, 20 * MS, 15 * MS);
-            long gst = 35 * MS;
-            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
-        }).withBehaviours(() -> new ReplicaBehaviour[] {null, new WithholdsReproposals(FROM)});
+        missesSlotsThenViewOne(2)).withBehaviours(() -> new ReplicaBehaviour[] {null, new WithholdsReproposals(FROM)});
 
     /**
      * A follower that precedes each of its COMMITs (alone or in a COMMITS message) with a wrongly framed COMMITS message
@@ -490,13 +498,7 @@ public final class ByzantineScenarios {
         + " TBcasts WILL_CERTIFY for the next 64 slots with each of its own in views after the first; replica 0 (leader"
         + " of view 0) pauses at 8 ms for 10 ms and at 20 ms for 15 ms: the correct replicas agree and are served after"
         + " GST",
-        (c, r) -> {
-            Faults.synchronous(c, r);
-            Faults.pauseReplica(c, 0, 8 * MS, 10 * MS);
-            Faults.pauseReplica(c, 0, 20 * MS, 15 * MS);
-            long gst = 35 * MS;
-            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
-        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AnswersReproposalsEarly(FROM)});
+        missesSlotsThenViewOne(0)).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AnswersReproposalsEarly(FROM)});
 
     /** Every {@code byz-*} scenario (all in {@code ubft sim --scenario all}). */
     public static final List<Scenario> ALL = List.of(SILENT_LEADER, SILENT_FOLLOWER, STOP_AFTER_WILL_COMMIT,
