@@ -94,8 +94,9 @@ public interface Fabric extends AutoCloseable {
     }
 
     /**
-     * Wakes the polling thread if it waits in a {@link #pollerIdleStrategy}: for another thread that handed
-     * it work. Safe from any thread; does nothing by default.
+     * Wakes the polling thread if it waits in a {@link #pollerIdleStrategy}, or keeps its next wait from blocking:
+     * for another thread that handed it work (call it after publishing the work; a wake is never lost). Safe from any
+     * thread; does nothing by default.
      */
     default void wakePoller() {
     }

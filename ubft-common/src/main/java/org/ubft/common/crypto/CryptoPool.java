@@ -15,6 +15,12 @@ import java.util.function.Supplier;
  * turn; when there is no work they idle with the given strategy (by default {@code backoff}: spin, yield, then park
  * up to half a millisecond; never a busy spin unless asked for).
  *
+ * <p>Hand-offs do not wait for a timer: an owner's submission unparks a worker that went idle (a parked worker
+ * otherwise slept out its park period, up to half a millisecond per check), and a worker that handed back results
+ * runs the pool's {@link #onResults} waker (the owners' thread may be blocked on its sockets: the replica's is woken
+ * by its fabric's {@code wakePoller}, else it saw a verdict only when a peer's bytes or its wait's 1 ms bound ended
+ * the wait). On a quiet cluster, the slow path's checks are a chain of such hand-offs.
+ *
  * <p>{@link #synchronous} gives the same interface without threads, for the simulator and tests.
  *
  * <p>Life cycle: construct, add owners (before or after {@link #start()}), {@link #start()}, {@link #close()}.
@@ -27,6 +33,9 @@ public final class CryptoPool implements AutoCloseable {
     private volatile PooledCryptoService[] owners = new PooledCryptoService[0];
     private volatile boolean closed;
     private AgentRunner[] runners;
+    private volatile CryptoWorker[] workers = new CryptoWorker[0];
+    /** Run by a worker after it handed back results: wakes the owners' thread ({@link #onResults}). */
+    private volatile Runnable resultsReady = () -> { };
 
     /**
      * A pool of {@code threads} workers idling with the {@code backoff} strategy; not started.
@@ -85,6 +94,39 @@ public final class CryptoPool implements AutoCloseable {
     }
 
     /**
+     * What a worker runs after a duty cycle that handed back results: for an owners' thread that may wait for
+     * something else (its sockets) and must then be woken. Runs on the worker thread; must be cheap and thread-safe
+     * (a volatile read while the owners' thread is busy). Default: nothing.
+     */
+    public CryptoPool onResults(Runnable waker) {
+        resultsReady = java.util.Objects.requireNonNull(waker, "waker");
+        return this;
+    }
+
+    /** For a worker: results were handed back. */
+    void resultsReady() {
+        resultsReady.run();
+    }
+
+    /** For an owner, after it queued a task: unparks the workers that went idle (see {@link CryptoWorker#idle}). */
+    void taskQueued() {
+        CryptoWorker[] all = workers;
+        for (CryptoWorker worker : all) {
+            worker.wakeIfIdle();
+        }
+    }
+
+    /** Whether any owner has a task waiting (a worker's last look before it parks). */
+    boolean hasTasks() {
+        for (PooledCryptoService owner : owners) {
+            if (owner.hasTasks()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Starts the worker threads (daemon threads named {@code ubft-crypto-<i>}).
      *
      * @throws IllegalStateException if the pool was started or closed already
@@ -95,9 +137,14 @@ public final class CryptoPool implements AutoCloseable {
             throw new IllegalStateException("this crypto pool was started already");
         }
         runners = new AgentRunner[threads];
+        CryptoWorker[] made = new CryptoWorker[threads];
         for (int i = 0; i < threads; i++) {
-            CryptoWorker worker = new CryptoWorker(this, i);
-            runners[i] = new AgentRunner(idleStrategies.get(), this::onWorkerError, null, worker);
+            made[i] = new CryptoWorker(this, i);
+        }
+        workers = made;
+        for (int i = 0; i < threads; i++) {
+            CryptoWorker worker = made[i];
+            runners[i] = new AgentRunner(worker.idleWith(idleStrategies.get()), this::onWorkerError, null, worker);
             AgentRunner.startOnThread(runners[i], r -> {
                 Thread t = new Thread(r, worker.roleName());
                 t.setDaemon(true);
@@ -135,6 +182,7 @@ public final class CryptoPool implements AutoCloseable {
             return;
         }
         closed = true;
+        taskQueued(); // idle workers no longer park (CryptoWorker#idleWith): each sees its runner stop at once
         if (runners != null) {
             for (AgentRunner runner : runners) {
                 runner.close();

@@ -75,6 +75,12 @@ final class PooledCryptoService implements CryptoService {
         while (!submissions.offer(task)) {
             Thread.yield();
         }
+        pool.taskQueued();
+    }
+
+    /** For a worker about to idle: whether a task waits here. */
+    boolean hasTasks() {
+        return !submissions.isEmpty();
     }
 
     /** For a worker: the oldest waiting task, or null. */

@@ -1,5 +1,6 @@
 package org.ubft.common.crypto;
 
+import org.agrona.concurrent.SleepingIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
@@ -12,7 +13,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -218,6 +221,67 @@ class CryptoPoolTest {
         pool.close();
         assertThrows(IllegalStateException.class, () -> owner.submitVerify(11, R1, m, 0, 32, sig, 0, 64));
         assertThrows(IllegalStateException.class, () -> pool.newOwner(null, publicKeys, 1, 1));
+    }
+
+    /** Workers that park ten minutes when idle (Agrona's SleepingIdleStrategy parks with LockSupport). */
+    private static SleepingIdleStrategy parksTenMinutes() {
+        return new SleepingIdleStrategy(TimeUnit.MINUTES.toNanos(10));
+    }
+
+    /** Waits until the pool's worker thread parks in its idle strategy. */
+    private static void awaitWorkerParked() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            for (var e : Thread.getAllStackTraces().entrySet()) {
+                if (e.getKey().getName().equals("ubft-crypto-0") && e.getKey().getState() == Thread.State.TIMED_WAITING
+                    && java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().contains("SleepingIdle"))) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("the worker never parked");
+    }
+
+    /**
+     * A task submitted while the worker is parked for ten minutes comes back at once: the submission unparks it
+     * (before, a check waited out the park period: up to half a millisecond per hand-off with the default backoff).
+     */
+    @Test
+    void aSubmissionUnparksAnIdleWorker() throws Exception {
+        pool = new CryptoPool(1, CryptoPoolTest::parksTenMinutes).start();
+        CryptoService owner = pool.newOwner(keys[0], publicKeys, 4, 64);
+        awaitWorkerParked();
+        UnsafeBuffer m = new UnsafeBuffer(new byte[8]);
+        assertTrue(owner.submitSign(1, m, 0, 8));
+        ResultLog log = new ResultLog();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (log.lines.isEmpty() && System.nanoTime() < deadline) {
+            owner.poll(log, 1);
+            Thread.sleep(1);
+        }
+        assertEquals(List.of(ResultLog.signed(1, sign(keys[0], new byte[8]))), log.lines,
+            "the parked worker was not woken by the submission");
+    }
+
+    /**
+     * A worker that hands back a verdict runs the pool's waker: an owner blocked elsewhere (a replica on its sockets)
+     * learns of it without waiting for a timeout.
+     */
+    @Test
+    void aWorkerThatHandedBackResultsRunsTheWaker() throws Exception {
+        CountDownLatch woken = new CountDownLatch(1);
+        pool = new CryptoPool(1, CryptoPoolTest::parksTenMinutes).onResults(woken::countDown).start();
+        CryptoService owner = pool.newOwner(null, publicKeys, 4, 64);
+        UnsafeBuffer m = new UnsafeBuffer(new byte[16]);
+        UnsafeBuffer sig = new UnsafeBuffer(new byte[64]);
+        keys[1].newSigner().sign(m, 0, 16, sig, 0);
+        assertTrue(owner.submitVerify(7, R1, m, 0, 16, sig, 0, 64));
+        assertTrue(woken.await(30, TimeUnit.SECONDS), "the worker ran no waker");
+        ResultLog log = new ResultLog();
+        assertEquals(1, owner.poll(log, 4), "the verdict was handed back before the waker ran");
+        assertEquals(List.of("V 7 true"), log.lines);
+        assertThrows(NullPointerException.class, () -> pool.onResults(null));
     }
 
     @Test

@@ -42,7 +42,7 @@ final class ReplicaLaunch {
             CryptoService ctbcastCrypto = CtbcastNode.synchronousCrypto(cluster, self);
             if (workers > 0) {
                 keys = ClusterKeys.load(cluster, NodeId.replica(self)).publicKeys();
-                pool = new CryptoPool(workers, cluster::newIdleStrategy);
+                pool = signatureWorkers(cluster, fabric, workers);
                 ctbcastCrypto = ctbcastChecksOn(pool, keys, ctbcastCrypto, config.n(), self);
             }
             node = new ReplicaNode(fabric, true, cluster, self, app, config, ReplicaNode.ctbcastOptions(config),
@@ -80,6 +80,16 @@ final class ReplicaLaunch {
             }
             throw e;
         }
+    }
+
+    /**
+     * The signature workers of a replica on {@code fabric}: they idle with the cluster's idle strategy, and a worker
+     * that handed back verdicts wakes the replica's thread ({@link Fabric#wakePoller}: on tcp it may be blocked on its
+     * sockets, and saw a verdict only when a peer's bytes or its wait's 1 ms bound ended the wait; the slow path of a
+     * quiet cluster is a chain of such verdicts). Not started.
+     */
+    static CryptoPool signatureWorkers(ClusterConfig cluster, Fabric fabric, int workers) {
+        return new CryptoPool(workers, cluster::newIdleStrategy).onResults(fabric::wakePoller);
     }
 
     /**

@@ -62,6 +62,12 @@ final class NetworkAgent implements Agent {
     private final ProblemLog problems;
     /** True while the thread waits in {@link #await}: another thread posting must wake it. */
     private volatile boolean waiting;
+    /**
+     * Set by {@link #wake}: another thread handed the polling thread work the fabric does not see (a signature
+     * worker's verdict, a client's call); the next {@link #await} does not block, so a wake that comes between the
+     * thread's last look for work and its wait is not lost.
+     */
+    private volatile boolean wakeRequested;
     /** Set by {@link #beginClose}: waits end at once, so that the thread sees its runner stop without delay. */
     private volatile boolean closing;
     private int handshaking;
@@ -142,7 +148,7 @@ final class NetworkAgent implements Agent {
     void await(long maxMillis) {
         waiting = true;
         try {
-            if (submissions.isEmpty() && !closing) {
+            if (submissions.isEmpty() && !closing && !wakeRequested) {
                 // served through a consumer: the selected-key set would allocate per ready key
                 int ready = selector.select(onWokenSelected, maxMillis);
                 servedInWait = ready > 0;
@@ -151,11 +157,25 @@ final class NetworkAgent implements Agent {
             internalError(e);
         } finally {
             waiting = false;
+            wakeRequested = false; // the duty cycle that follows sees the work of any wake until now
         }
     }
 
     boolean isWaiting() {
         return waiting;
+    }
+
+    /**
+     * Ends the polling thread's wait under way, or the next one before it blocks: for another thread that handed it
+     * work after publishing that work. Safe from any thread; a system call only while the thread waits. Never lost:
+     * the waker writes {@link #wakeRequested} before it reads {@link #waiting}, the thread writes {@link #waiting}
+     * before it reads {@link #wakeRequested} (both volatile), so at least one of them sees the other.
+     */
+    void wake() {
+        wakeRequested = true;
+        if (waiting) {
+            selector.wakeup();
+        }
     }
 
     /**

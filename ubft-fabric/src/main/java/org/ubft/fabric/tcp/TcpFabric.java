@@ -117,12 +117,10 @@ public final class TcpFabric implements Fabric {
         return runner == null && options.waitOnSockets() ? new SocketWaitIdleStrategy(agent) : configured;
     }
 
-    /** Wakes the thread waiting on this fabric's sockets, if one is. */
+    /** Wakes the thread waiting on this fabric's sockets, or keeps its next wait from blocking (never lost). */
     @Override
     public void wakePoller() {
-        if (agent.isWaiting()) {
-            selector.wakeup();
-        }
+        agent.wake();
     }
 
     /** The address this node listens on (with the port picked if the options said 0). */

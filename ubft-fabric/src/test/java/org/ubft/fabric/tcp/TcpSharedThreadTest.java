@@ -111,6 +111,31 @@ class TcpSharedThreadTest {
         }
     }
 
+    /**
+     * A wake that comes before the poller waits (another thread published work between the poller's last look and its
+     * wait) keeps that wait from blocking; the wait after it blocks again. Before, such a wake was lost and the
+     * poller slept out its wait (up to 1 ms on a replica, 20 ms on a quiet network thread).
+     */
+    @Test
+    void aWakeJustBeforeTheWaitIsNotLost() throws Exception {
+        try (TcpFabricTestbed testbed = TcpFabricTestbed.sharedThreads()) {
+            TcpFabric shared = testbed.open(SHARED);
+            assertFalse(shared.networkAgent().isWaiting());
+            shared.wakePoller();
+            CompletableFuture.runAsync(() -> shared.networkAgent().await(LONG_WAIT_MILLIS)).get(30, TimeUnit.SECONDS);
+            CompletableFuture<Void> next = CompletableFuture.runAsync(
+                () -> shared.networkAgent().await(LONG_WAIT_MILLIS));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!shared.networkAgent().isWaiting() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertTrue(shared.networkAgent().isWaiting(), "one wake ends one wait: the next one blocks");
+            assertFalse(next.isDone());
+            shared.wakePoller();
+            next.get(30, TimeUnit.SECONDS);
+        }
+    }
+
     /** Polls both ends until {@code poster}'s one operation completes; returns its status. */
     private static Status completeWhilePolling(TcpFabric poster, TcpFabric other) {
         Status[] status = new Status[1];
