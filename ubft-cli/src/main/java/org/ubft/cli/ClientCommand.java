@@ -3,6 +3,7 @@ package org.ubft.cli;
 import org.ubft.apps.orderbook.RequestCodec;
 import org.ubft.cli.local.ClosedLoop;
 import org.ubft.cli.local.FlipWorkload;
+import org.ubft.cli.local.LongestRequest;
 import org.ubft.cli.local.OrderBookWorkload;
 import org.ubft.cli.local.RunSummary;
 import org.ubft.common.config.ClusterConfig;
@@ -93,9 +94,10 @@ public final class ClientCommand implements Callable<Integer> {
         ClientOptions options = (unreplicated ? ClientOptions.unreplicated() : ClientOptions.defaults())
             .withIdleStrategy(config::newIdleStrategy); // the cluster's, as its replicas
         try (UbftClient client = UbftClient.connect(config, id, options)) {
+            LongestRequest longest = new LongestRequest(client::invoke);
             ClosedLoop work = orderBook
-                ? new OrderBookWorkload().run(client::invoke, requests, flowOptions, Apps.orderBookConfig(config), id + 1L)
-                : new FlipWorkload().run(client::invoke, requests, bytes, id + 1L);
+                ? new OrderBookWorkload().run(longest, requests, flowOptions, Apps.orderBookConfig(config), id + 1L)
+                : new FlipWorkload().run(longest, requests, bytes, id + 1L);
             RunSummary summary = new RunSummary(app, unreplicated ? "unreplicated" : "replicated",
                 config.fabric().configName(), unreplicated ? "none" : "unknown", requests, bytes, work.latency(),
                 work.elapsedNanos(), Double.NaN);
@@ -103,6 +105,8 @@ public final class ClientCommand implements Callable<Integer> {
             if (work instanceof OrderBookWorkload book) {
                 out.println(book.summaryLine());
             }
+            out.println(longest.summaryLine());
+            out.println("client_counters=" + client.counters());
             if (outDir != null) {
                 summary.writeTo(outDir);
                 out.println("wrote " + outDir.resolve(RunSummary.HGRM) + ", " + RunSummary.HLOG + ", " + RunSummary.JSON);
