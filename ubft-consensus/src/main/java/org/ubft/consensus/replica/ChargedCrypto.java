@@ -23,6 +23,11 @@ final class ChargedCrypto implements ConsensusCrypto {
     static final int INVALID = 2;
     /** The check was not done (its queue was full): read as a refusal for want of tokens. */
     static final int REFUSED = 3;
+    /**
+     * The check could not wait off the agent thread (its sender's queue was full): done here, paid by the token pass 1
+     * took, so a sender's checks on this thread stay within its budget as with no workers at all.
+     */
+    static final int CHECK_HERE = 4;
     /** Longest statement a deferred check carries (a CRTFY_VC's: view, subject, digest; a CERTIFY's is shorter). */
     static final int MAX_STATEMENT_BYTES = 128;
 
@@ -153,7 +158,8 @@ final class ChargedCrypto implements ConsensusCrypto {
 
     /**
      * The next verification of exactly this check (signer, statement, signature: those of a deferred one) returns {@code v} ({@link #VALID}, {@link #INVALID},
-     * {@link #REFUSED}) without verifying or taking a token (pass 1 took it); any other verification clears it.
+     * {@link #REFUSED}) without verifying or taking a token (pass 1 took it), or with {@link #CHECK_HERE} verifies it
+     * here without taking another; any other verification clears it.
      */
     void holdVerdict(int v, int signer, byte[] statement, int length, byte[] signature) {
         verdict = v;
@@ -204,6 +210,10 @@ final class ChargedCrypto implements ConsensusCrypto {
                 && java.util.Arrays.equals(message, offset, offset + length, deferredStatement, 0, length)
                 && java.util.Arrays.equals(signature, at, at + SIGNATURE_BYTES, deferredSignature, 0, SIGNATURE_BYTES)) {
                 refusedLast = v == REFUSED;
+                if (v == CHECK_HERE) {
+                    onThread++;
+                    return crypto.verifyReplica(replica, message, offset, length, signature, at);
+                }
                 return v == VALID;
             }
         }
@@ -290,6 +300,10 @@ final class ChargedCrypto implements ConsensusCrypto {
             clientVerdict = NONE;
             if (clientVerdictFor == client) {
                 refusedLast = v == REFUSED;
+                if (v == CHECK_HERE) {
+                    onThread++;
+                    return crypto.verifyClient(client, message, offset, length, signature, at);
+                }
                 return v == VALID;
             }
         }

@@ -20,8 +20,12 @@ public final class DeferredChecks {
         this.crypto = crypto;
     }
 
-    /** What a signature check done off the agent thread found ({@link #tbcastVerdict}, {@link #directVerdict}). */
-    public enum Verdict { VALID, INVALID, NOT_CHECKED }
+    /**
+     * What a signature check done off the agent thread found ({@link #tbcastVerdict}, {@link #directVerdict}):
+     * VALID, INVALID; NOT_CHECKED (read as a refusal for want of tokens); CHECK_HERE (the checking service could not
+     * hold it: checked on the agent thread when the message is handed in again, paid by the token pass 1 took).
+     */
+    public enum Verdict { VALID, INVALID, NOT_CHECKED, CHECK_HERE }
 
     /**
      * Pass 1 of a TBcast message whose signature may be checked off the agent thread (docs/design.md §3.2): handled as
@@ -129,7 +133,7 @@ public final class DeferredChecks {
      * Pass 2: the TBcast message of an {@link #offerTbcast} that returned true, with its check's verdict and the check
      * itself (signer, statement, signature, as the offer left them). Handled as {@link Replica#onTbcastDeliver} does, the
      * check answered by the verdict (NOT_CHECKED: as a refusal for want of tokens, counted OVER_BUDGET, and a later
-     * copy of the share may be checked).
+     * copy of the share may be checked; CHECK_HERE: checked now, on this thread, without another token).
      */
     public void tbcastVerdict(int from, DirectBuffer buffer, int offset, int length, Verdict verdict, int signer,
                               byte[] statement, int statementLength, byte[] signature) {
@@ -157,6 +161,7 @@ public final class DeferredChecks {
             case VALID -> ChargedCrypto.VALID;
             case INVALID -> ChargedCrypto.INVALID;
             case NOT_CHECKED -> ChargedCrypto.REFUSED;
+            case CHECK_HERE -> ChargedCrypto.CHECK_HERE;
         };
     }
 }

@@ -87,8 +87,8 @@ final class OffThreadChecks implements AutoCloseable {
 
     /** The counters' part: nothing when every check runs on the agent thread. */
     String describe() {
-        return (peers == null ? "" : " checks_off_thread=" + peers.submitted() + " checks_not_done="
-            + peers.notChecked() + " commit_checks_off_thread=" + streams.submitted() + " commits_parked="
+        return (peers == null ? "" : " checks_off_thread=" + peers.submitted() + " checks_overflowed="
+            + peers.overflowed() + " commit_checks_off_thread=" + streams.submitted() + " commits_parked="
             + (replica.streamChecks().parked() - replica.streamChecks().parkedCheckpoints()) + " commits_parked_in_bundles="
             + replica.streamChecks().parkedParts() + " checkpoints_parked="
             + replica.streamChecks().parkedCheckpoints() + " commits_forced=" + replica.streamChecks().forced()

@@ -20,9 +20,12 @@ import java.util.function.IntFunction;
  * synchronous one in the simulator), and the message waits here, copied, until {@link #doWork} polls the verdict and
  * hands it in again ({@link DeferredChecks#tbcastVerdict}, {@link DeferredChecks#directVerdict}).
  *
- * <p>So a flooding peer fills only its own queue: when it is full the oldest of that peer's checks is dropped (the
- * message comes back NOT_CHECKED, counted OVER_BUDGET at the replica, its "tried" record cleared so that a later copy
- * may be checked), and the other peers' checks go on. Memory is fixed at construction: per peer, twice the queue's
+ * <p>So a flooding peer fills only its own queue, and the other peers' checks go on. What does not fit (the peer's
+ * queue full: its oldest check dropped from it; every message slot of the peer waiting; no free task) comes back
+ * CHECK_HERE and is checked on the agent thread, paid by the token its first pass took: a peer's checks on that thread
+ * stay within its verification budget, as with no workers at all, and a correct peer's burst is never lost for want of
+ * queue room (the seal sends a CERTIFY for every slot since the checkpoint at once; dropped, each slot's certificate
+ * had to be fetched again, and a view change could stall: docs/performance.md, "Signature workers"). Memory is fixed at construction: per peer, twice the queue's
  * capacity of message copies. A CTBcast stream's messages are not checked here: they are judged in order, on the
  * agent thread, and never refused (docs/design.md §3.2).
  */
@@ -52,7 +55,7 @@ public final class Preverifier {
     private final UnsafeBuffer signatureView = new UnsafeBuffer(signature);
     private final Handler handler = new Handler();
     private long submitted;
-    private long notChecked;
+    private long overflowed;
 
     /**
      * @param services        per peer index, its checking service (null for {@code self}); each with message room for
@@ -129,8 +132,8 @@ public final class Preverifier {
         int len = checks.statement(statement);
         checks.signature(signature);
         if (s < 0) {
-            notChecked++; // every slot of this peer waits for a verdict
-            handBack(from, isDirect, buffer, offset, length, DeferredChecks.Verdict.NOT_CHECKED, signer, statement, len,
+            overflowed++; // every slot of this peer waits for a verdict
+            handBack(from, isDirect, buffer, offset, length, DeferredChecks.Verdict.CHECK_HERE, signer, statement, len,
                 signature);
             return;
         }
@@ -144,7 +147,7 @@ public final class Preverifier {
         System.arraycopy(signature, 0, signatures[from], s * 64, 64);
         submitted++;
         if (!services[from].submitVerify(s, NodeId.replica(signer), statementView, 0, len, signatureView, 0, 64)) {
-            release(from, s, DeferredChecks.Verdict.NOT_CHECKED); // the service has no free task: the oldest wait too long
+            release(from, s, DeferredChecks.Verdict.CHECK_HERE); // the service has no free task: the oldest wait too long
         }
     }
 
@@ -173,8 +176,8 @@ public final class Preverifier {
 
     private void release(int p, int s, DeferredChecks.Verdict verdict) {
         busy[p][s] = false;
-        if (verdict == DeferredChecks.Verdict.NOT_CHECKED) {
-            notChecked++;
+        if (verdict == DeferredChecks.Verdict.CHECK_HERE) {
+            overflowed++;
         }
         System.arraycopy(statements[p], s * statementBytes, statement, 0, statementLengths[p][s]);
         System.arraycopy(signatures[p], s * 64, signature, 0, 64);
@@ -196,9 +199,9 @@ public final class Preverifier {
         return submitted;
     }
 
-    /** Checks not done (a peer's queue, ring or tasks full): their messages came back NOT_CHECKED. */
-    public long notChecked() {
-        return notChecked;
+    /** Checks that did not fit (a peer's queue, slots or tasks full): done on the agent thread (CHECK_HERE). */
+    public long overflowed() {
+        return overflowed;
     }
 
     /** Checks waiting for their verdict now. */
@@ -229,7 +232,7 @@ public final class Preverifier {
 
         @Override
         public void onDropped(long correlationId) {
-            release(peer, (int) correlationId, DeferredChecks.Verdict.NOT_CHECKED);
+            release(peer, (int) correlationId, DeferredChecks.Verdict.CHECK_HERE); // dropped from a full queue
         }
     }
 }

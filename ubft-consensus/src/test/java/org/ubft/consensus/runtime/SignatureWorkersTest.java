@@ -58,7 +58,7 @@ class SignatureWorkersTest {
             null)) {
             assertNotNull(node.preverifier());
             assertNotNull(node.clientPreverifier(), "clients' signed requests are checked on the workers too");
-            assertTrue(node.countersLine().contains(" checks_off_thread=0 checks_not_done=0"), node.countersLine());
+            assertTrue(node.countersLine().contains(" checks_off_thread=0 checks_overflowed=0"), node.countersLine());
             assertTrue(node.countersLine().contains(" client_checks_off_thread=0 client_checks_not_done=0"),
                 node.countersLine());
             assertTrue(node.countersLine().contains(" checks_on_agent_thread=0 "), node.countersLine());
