@@ -327,22 +327,40 @@ final class ViewChange {
     }
 
     /**
+     * CERTIFYs one call of {@link #trySeal} signs at most. With the deployed window (W = 256) a seal promised up to W
+     * of them, all signed in one duty cycle (up to about 250 signatures, over the simulator's per-cycle bound of 128:
+     * leader-crash-w256, with the peer's CERTIFYs checked in the same cycle); so many per call keep the loop serving its
+     * peers in between, and seal a window of up to 32 (the simulator's default) in one call, as before.
+     */
+    static final int SEAL_CERTIFIES_PER_CALL = 32;
+
+    /**
      * Algorithm 3, lines 4-6: seal once every promise this replica made in this view is kept. Every WILL_CERTIFY sent
      * in the view gets its CERTIFY (the paper sends both at once, Algorithm 2 lines 21-22; here CERTIFY waits for the
      * slow path), so that a replica that sent WILL_COMMIT on the strength of it can gather f+1 shares; and every
      * WILL_COMMIT gets its COMMIT (line 5), unless a checkpoint covers the slot or f+1 COMMITs of the slot in this
      * view were delivered here already: then the quorum of Lemma B.5 exists without this replica's COMMIT, which
      * is all Theorem B.6's fast-slow and fast-fast cases ask of the promise. Runs again on every tick while sealing:
-     * a share this replica lacks is asked for again ({@link GapRecovery#askForPromisedShares}).
+     * a share this replica lacks is asked for again ({@link GapRecovery#askForPromisedShares}); and at most
+     * {@link #SEAL_CERTIFIES_PER_CALL} CERTIFYs are signed per call, the call returning before it could seal while any
+     * promised slot was left uncertified (pacing only delays the seal: line 5's wait covers every promise).
      */
     void trySeal() {
         if (!changingView) {
             return;
         }
+        int signed = 0;
         for (long s = host.checkpointSeq(); s < host.checkpointSeq() + window; s++) {
             int i = slots.claim(s);
             if (slots.slotNo[i] == s && slots.sentWillCertify[i] == view) {
+                if (signed == SEAL_CERTIFIES_PER_CALL) {
+                    return; // the rest on the next call (every tick while sealing): no seal before each is certified
+                }
+                boolean sent = slots.sentCertify[i] == view;
                 host.certify(s); // (once: certify does nothing if sent)
+                if (!sent && slots.sentCertify[i] == view) {
+                    signed++;
+                }
                 host.maybeCommit(s);
             }
         }

@@ -15,9 +15,11 @@ import java.util.function.IntFunction;
  * ({@code BAD_CERTIFICATE}, {@code AFTER_BAD_CERTIFICATE}, {@code BAD_SIGNATURE}). A correct replica's message refused by
  * another is a protocol bug even when the run stays live: a leader whose paced re-proposals outlived a checkpoint sent
  * PREPAREs below its own CHECKPOINT (RestartedReplicaStreamTest, leader-crash-restart seed 6). Byzantine clients do
- * not exempt a run: nothing a client sends may make a correct replica's message refused. Only {@code BAD_SIGNATURE}
- * is shared with clients' requests (a forged client signature), so it is held only in runs whose clients are correct
- * too. Drops a correct run does have (a late or repeated message: {@code STALE}, {@code DUPLICATE}, ...) are not held.
+ * not exempt a run: nothing a client sends may make a correct replica's message refused. {@code BAD_SIGNATURE} and
+ * {@code OVER_BUDGET} are shared with clients' requests (a forged client signature, a client's flood), so they are
+ * held only in runs whose clients are correct too: a correct sender never runs out of its verification budget
+ * (VerificationBudget), and a correct peer's burst of CERTIFYs at a seal was refused so once its checking queue
+ * overflowed (leader-crash-w256). Drops a correct run does have (a late or repeated message: {@code STALE}, {@code DUPLICATE}, ...) are not held.
  */
 public final class CorrectMessagesChecker implements Checker {
     public static final String NAME = "correct-messages";
@@ -49,7 +51,7 @@ public final class CorrectMessagesChecker implements Checker {
     /** Whether a drop of {@code d} in this run can only be a correct replica's message refused. */
     boolean held(Drop d) {
         return d.name().startsWith("INVALID_") || REPLICAS_ONLY.contains(d)
-            || (clientsCorrect && d == Drop.BAD_SIGNATURE);
+            || (clientsCorrect && (d == Drop.BAD_SIGNATURE || d == Drop.OVER_BUDGET));
     }
 
     @Override
