@@ -118,9 +118,9 @@ class PreverifierTest {
             + (c.replicas[1].signatureChecksOnThread() - onThreadBefore) + "; " + c.replicas[1].counters();
         assertEquals(1, c.replicas[1].view(), state);
         assertTrue(commits[1] >= 40, "the seal's COMMITs went several to a message: " + state);
-        // a COMMIT whose certificate replica 1 verified already (fetched by CERTIFICATE_REQUEST for its own seal) does
-        // not park; most do
-        assertTrue(streams.parkedParts() >= commits[1] / 2, state);
+        // a COMMIT whose certificate replica 1 verified already (fetched by CERTIFICATE_REQUEST for its own seal, which
+        // signs its CERTIFYs a few per duty cycle: ViewChange.SEAL_CERTIFIES_PER_CALL) does not park; about half do
+        assertTrue(streams.parkedParts() >= commits[1] / 3, state);
         assertEquals(streams.parked(), streams.answered() + streams.forced(), "every parked message handled: " + state);
         assertEquals(0, streams.waiting(2));
         assertTrue(c.replicas[1].signatureChecksOnThread() - onThreadBefore < commits[1], state);
