@@ -366,7 +366,7 @@ public final class Replica {
         absence.tick(now);
         int work = summaries.timers(now) + gaps.askForBatches(now);
         if (views.changingView()) {
-            views.trySeal();
+            work += views.trySeal(); // a seal paced over several calls: the next duty cycle at once, no idle wait
             if (views.changingView()) {
                 work += gaps.askForPromisedShares(now, Math.max(1_000_000, config.slowPathTimeoutNanos()));
             }

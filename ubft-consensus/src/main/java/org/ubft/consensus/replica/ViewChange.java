@@ -344,17 +344,19 @@ final class ViewChange {
      * a share this replica lacks is asked for again ({@link GapRecovery#askForPromisedShares}); and at most
      * {@link #SEAL_CERTIFIES_PER_CALL} CERTIFYs are signed per call, the call returning before it could seal while any
      * promised slot was left uncertified (pacing only delays the seal: line 5's wait covers every promise).
+     *
+     * @return work done: the CERTIFYs signed, plus one if it sealed (a caller's duty cycle does not idle after it)
      */
-    void trySeal() {
+    int trySeal() {
         if (!changingView) {
-            return;
+            return 0;
         }
         int signed = 0;
         for (long s = host.checkpointSeq(); s < host.checkpointSeq() + window; s++) {
             int i = slots.claim(s);
             if (slots.slotNo[i] == s && slots.sentWillCertify[i] == view) {
                 if (signed == SEAL_CERTIFIES_PER_CALL) {
-                    return; // the rest on the next call (every tick while sealing): no seal before each is certified
+                    return signed; // the rest on the next call (every tick while sealing): no seal before each is certified
                 }
                 boolean sent = slots.sentCertify[i] == view;
                 host.certify(s); // (once: certify does nothing if sent)
@@ -367,7 +369,7 @@ final class ViewChange {
         for (long s = host.checkpointSeq(); s < host.checkpointSeq() + window; s++) {
             int i = slots.claim(s);
             if (slots.slotNo[i] == s && slots.sentWillCommit[i] == view && slots.sentCommit[i] != view && !committedByQuorum(s, view)) {
-                return; // line 5: wait
+                return signed; // line 5: wait
             }
         }
         changingView = false;
@@ -382,6 +384,7 @@ final class ViewChange {
         intake.echoPending(view);
         tryNewView();
         enterNewView();
+        return signed + 1;
     }
 
     /** Whether f+1 replicas' COMMITs for slot s in view v, with one digest, were delivered here (Lemma B.5's quorum). */
