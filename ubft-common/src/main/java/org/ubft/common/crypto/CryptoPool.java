@@ -108,7 +108,7 @@ public final class CryptoPool implements AutoCloseable {
         resultsReady.run();
     }
 
-    /** For an owner, after it queued a task: unparks the workers that went idle (see {@link CryptoWorker#idle}). */
+    /** For an owner, after it queued a task: unparks the workers that went idle (see {@link CryptoWorker#idleWith}). */
     void taskQueued() {
         CryptoWorker[] all = workers;
         for (CryptoWorker worker : all) {
