@@ -14,7 +14,10 @@ import org.ubft.sim.SlotContext;
  * wrong): from virtual time {@code from} on, one burst every {@code period} of virtual time (a timer on the simulated
  * network, so the rate does not depend on the replica's own traffic), each burst
  * <ul>
- *   <li>a CERTIFY for the correct replicas' current view and a slot of their window (TBcast, to all);</li>
+ *   <li>a CERTIFY for the correct replicas' current view and a slot of their window (TBcast, to all), or with
+ *       {@code certifies} &gt; 1 that many for consecutive slots from a random one (wrapping within the window):
+ *       distinct shares, so none of a burst is dropped as a repeat before its check (a burst can overflow the
+ *       receivers' per-peer checking queue, whose overflow is checked on their agent thread);</li>
  *   <li>a CERTIFY_CHECKPOINT for their next checkpoint (TBcast, to all);</li>
  *   <li>a CRTFY_VC for the current view to its leader (point to point), its state naming a subject and the view;</li>
  *   <li>every {@value #COMMIT_EVERY}th burst, a copy of its latest real COMMIT with garbage share signatures (CTBcast:
@@ -30,15 +33,22 @@ public final class SignatureFlood extends ByzantineBehaviour {
 
     private final long period;
     private final boolean flooding;
+    private final int certifies;
     private final long[] sent = new long[256];
     private ReplicaOutput out;
     private byte[] lastCommit;
     private long bursts;
 
     public SignatureFlood(long from, long period, boolean flooding) {
+        this(from, period, flooding, 1);
+    }
+
+    /** @param certifies CERTIFYs per burst, for consecutive slots of the window */
+    public SignatureFlood(long from, long period, boolean flooding, int certifies) {
         super(flooding ? "signature-flood" : "signature-flood-off", from);
         this.period = period;
         this.flooding = flooding;
+        this.certifies = certifies;
     }
 
     /** Garbage-signed messages of consensus type {@code type} sent. */
@@ -81,12 +91,15 @@ public final class SignatureFlood extends ByzantineBehaviour {
         bursts++;
         acted();
         // CERTIFY(view, slot in the window, digest, garbage signature)
-        UnsafeBuffer certify = new UnsafeBuffer(new byte[17 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
-        certify.putByte(0, (byte) ConsensusWire.CERTIFY);
-        certify.putLong(1, view, ConsensusMessages.ORDER);
-        certify.putLong(9, checkpoint + slot.random().nextInt(window), ConsensusMessages.ORDER);
-        certify.putBytes(17, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
-        tbcast(certify, ConsensusWire.CERTIFY);
+        int first = slot.random().nextInt(window);
+        for (int c = 0; c < certifies; c++) {
+            UnsafeBuffer certify = new UnsafeBuffer(new byte[17 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
+            certify.putByte(0, (byte) ConsensusWire.CERTIFY);
+            certify.putLong(1, view, ConsensusMessages.ORDER);
+            certify.putLong(9, checkpoint + (first + c) % window, ConsensusMessages.ORDER);
+            certify.putBytes(17, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
+            tbcast(certify, ConsensusWire.CERTIFY);
+        }
         // CERTIFY_CHECKPOINT(next checkpoint, digest, garbage signature)
         UnsafeBuffer cc = new UnsafeBuffer(new byte[9 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
         cc.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
