@@ -43,8 +43,11 @@ final class GapRecovery {
         /** The next slot the leader re-proposes with MustPropose after a NEW_VIEW (Algorithm 3, lines 18-19). */
         long fillNext();
 
-        /** CERTIFY for slot s if this replica endorsed its PREPARE of the view (Algorithm 2, line 33). */
-        void certify(long s);
+        /**
+         * CERTIFY for slot s if this replica endorsed its PREPARE of the view (Algorithm 2, line 33), within the duty
+         * cycle's allowance ({@link SlowPath#BULK_CERTIFIES_PER_CYCLE}): false, nothing signed, once it is spent.
+         */
+        boolean certify(long s);
 
         /** COMMIT for slot s once f+1 shares are held (Algorithm 2, lines 34-36). */
         void maybeCommit(long s);
@@ -323,7 +326,10 @@ final class GapRecovery {
         }
         reader.buffer().getBytes(digestAt, wanted, 0, DIGEST_BYTES);
         if (v == view && slots.prepView[i] == view && slots.endorsed[i]) {
-            host.certify(s); // the asker is on the slow path of a slot this replica endorsed: as on its CERTIFY
+            // the asker is on the slow path of a slot this replica endorsed: as on its CERTIFY. Paced: a sealing peer
+            // asks for every promised slot at once (leader-crash-w256: 96 in one cycle); past the allowance the answer
+            // holds the shares held, and the asker asks again
+            host.certify(s);
         }
         // the shares of others than the asker (it holds its own), this replica's own one included even where a later
         // view's displaced it (DisplacedOwnShares): the asker may hold every other share already and need exactly this

@@ -352,6 +352,7 @@ public final class Replica {
             nextTick = now + TICK_NANOS;
             work += timers(now);
         }
+        agreement.slowPath().newCycle(); // the next duty cycle (its peers' messages, then this) gets a new allowance
         return work + outbox.flush();
     }
 

@@ -86,8 +86,8 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
     // --- Algorithm 2: agreement and execution ---
 
     @Override
-    public void certify(long s) {
-        agreement.slowPath().certify(s);
+    public boolean certify(long s) {
+        return agreement.slowPath().certifyPaced(s);
     }
 
     @Override

@@ -40,8 +40,11 @@ final class ViewChange {
         /** While the replica applies its own stream recovered from its log: no view change. */
         boolean recovering();
 
-        /** CERTIFY for slot s if endorsed in this view (Algorithm 2, line 33; a WILL_CERTIFY promise kept). */
-        void certify(long s);
+        /**
+         * CERTIFY for slot s if endorsed in this view (Algorithm 2, line 33; a WILL_CERTIFY promise kept), within the
+         * duty cycle's allowance ({@link SlowPath#BULK_CERTIFIES_PER_CYCLE}): false, nothing signed, once it is spent.
+         */
+        boolean certify(long s);
 
         /** COMMIT for slot s once f+1 shares are held (Algorithm 2, lines 34-36; a WILL_COMMIT promise kept). */
         void maybeCommit(long s);
@@ -327,23 +330,15 @@ final class ViewChange {
     }
 
     /**
-     * CERTIFYs one call of {@link #trySeal} signs at most. With the deployed window (W = 256) a seal promised up to W
-     * of them, all signed in one duty cycle (up to about 250 signatures, over the simulator's per-cycle bound of 128:
-     * leader-crash-w256, with the peer's CERTIFYs checked in the same cycle); so many per call keep the loop serving its
-     * peers in between, and seal a window of up to 32 (the simulator's default) in one call, as before.
-     */
-    static final int SEAL_CERTIFIES_PER_CALL = 32;
-
-    /**
      * Algorithm 3, lines 4-6: seal once every promise this replica made in this view is kept. Every WILL_CERTIFY sent
      * in the view gets its CERTIFY (the paper sends both at once, Algorithm 2 lines 21-22; here CERTIFY waits for the
      * slow path), so that a replica that sent WILL_COMMIT on the strength of it can gather f+1 shares; and every
      * WILL_COMMIT gets its COMMIT (line 5), unless a checkpoint covers the slot or f+1 COMMITs of the slot in this
      * view were delivered here already: then the quorum of Lemma B.5 exists without this replica's COMMIT, which
      * is all Theorem B.6's fast-slow and fast-fast cases ask of the promise. Runs again on every tick while sealing:
-     * a share this replica lacks is asked for again ({@link GapRecovery#askForPromisedShares}); and at most
-     * {@link #SEAL_CERTIFIES_PER_CALL} CERTIFYs are signed per call, the call returning before it could seal while any
-     * promised slot was left uncertified (pacing only delays the seal: line 5's wait covers every promise).
+     * a share this replica lacks is asked for again ({@link GapRecovery#askForPromisedShares}); and the CERTIFYs are
+     * signed within the duty cycle's allowance ({@link SlowPath#BULK_CERTIFIES_PER_CYCLE}), the call returning before
+     * it could seal once the allowance is spent (pacing only delays the seal: line 5's wait covers every promise).
      *
      * @return work done: the CERTIFYs signed, plus one if it sealed (a caller's duty cycle does not idle after it)
      */
@@ -355,11 +350,10 @@ final class ViewChange {
         for (long s = host.checkpointSeq(); s < host.checkpointSeq() + window; s++) {
             int i = slots.claim(s);
             if (slots.slotNo[i] == s && slots.sentWillCertify[i] == view) {
-                if (signed == SEAL_CERTIFIES_PER_CALL) {
+                boolean sent = slots.sentCertify[i] == view;
+                if (!host.certify(s)) { // (once: certify does nothing if sent)
                     return signed; // the rest on the next call (every tick while sealing): no seal before each is certified
                 }
-                boolean sent = slots.sentCertify[i] == view;
-                host.certify(s); // (once: certify does nothing if sent)
                 if (!sent && slots.sentCertify[i] == view) {
                     signed++;
                 }

@@ -119,7 +119,7 @@ class PreverifierTest {
         assertEquals(1, c.replicas[1].view(), state);
         assertTrue(commits[1] >= 40, "the seal's COMMITs went several to a message: " + state);
         // a COMMIT whose certificate replica 1 verified already (fetched by CERTIFICATE_REQUEST for its own seal, which
-        // signs its CERTIFYs a few per duty cycle: ViewChange.SEAL_CERTIFIES_PER_CALL) does not park; about half do
+        // signs its CERTIFYs a few per duty cycle: SlowPath.BULK_CERTIFIES_PER_CYCLE) does not park; about half do
         assertTrue(streams.parkedParts() >= commits[1] / 3, state);
         assertEquals(streams.parked(), streams.answered() + streams.forced(), "every parked message handled: " + state);
         assertEquals(0, streams.waiting(2));

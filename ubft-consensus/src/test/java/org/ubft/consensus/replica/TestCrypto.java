@@ -51,9 +51,13 @@ final class TestCrypto implements ConsensusCrypto {
         return new TestCrypto(replicaKey(i), keys);
     }
 
+    /** Signatures made with this instance (one replica's). */
+    long signatures;
+
     @Override
     public void sign(byte[] message, int offset, int length, byte[] signature, int at) {
         SIGNATURES.incrementAndGet();
+        signatures++;
         key.sign(message, offset, length, signature, at);
     }
 
