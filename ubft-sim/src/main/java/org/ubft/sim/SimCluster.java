@@ -164,9 +164,13 @@ public final class SimCluster {
             new CountingCryptoService(keys.ctbcastCrypto(i), x.cpu), net.clock(),
             output -> behaviours[i].wrapOutput(output, slot));
         // peers' TBcast and direct signatures through per-peer checking services, as a real replica's worker pool does
-        // (here synchronous and charged to the replica's CPU: results at the end of the duty cycle)
-        node.checkSignaturesWith(p -> new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
-            keys.publicKeys(), 16, org.ubft.consensus.replica.DeferredChecks.maxStatementBytes()), x.cpu));
+        // (here charged to the replica's CPU at submission: results at the end of the duty cycle; with late checkers
+        // the checks wait for that poll, 16 at most, a burst past them overflowing as on a busy host)
+        node.checkSignaturesWith(p -> new CountingCryptoService(options.lateCheckers()
+            ? org.ubft.common.crypto.CryptoPool.deferred(null, keys.publicKeys(), 16,
+                org.ubft.consensus.replica.DeferredChecks.maxStatementBytes())
+            : org.ubft.common.crypto.CryptoPool.synchronous(null, keys.publicKeys(), 16,
+                org.ubft.consensus.replica.DeferredChecks.maxStatementBytes()), x.cpu));
         // and clients' signed requests through one checking service for every client, as a real replica's pool does
         node.checkClientSignaturesWith(new CountingCryptoService(org.ubft.common.crypto.CryptoPool.synchronous(null,
             keys.publicKeys(), org.ubft.consensus.runtime.ClientPreverifier.capacityFor(config.clients()),

@@ -13,12 +13,12 @@ import org.ubft.sim.cpu.CpuCosts;
  * workload (the replicas run a {@link org.ubft.apps.kv.KvStore} under the {@link RecordingApp} and the clients issue
  * random GET/PUT/INCR/CAS on keys 1..kvKeys: {@link SimClient}); and what the replicas' CPU work costs in virtual
  * time ({@link CpuCosts}: each signature made or verified, each request executed, charged as busy time after the duty
- * cycle that did it).
+ * cycle that did it); and whether the replicas' checking workers run late ({@link #withLateCheckers}).
  */
 public record SimOptions(int f, int fm, int clients, int inFlight, int window, int tail, int slowPathMicros,
                          int requestTimeoutMillis, int viewChangeTimeoutMillis, long clientTimeoutNanos,
                          long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path,
-                         int kvKeys, CpuCosts cpu, boolean redis) {
+                         int kvKeys, CpuCosts cpu, boolean redis, boolean lateCheckers) {
 
     /**
      * f = f_m = 1, 2 clients with 4 requests in flight each and 1 ms think time, W = 32, t = 16, slow path after
@@ -27,27 +27,31 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
      */
     public static SimOptions defaults() {
         return new SimOptions(1, 1, 2, 4, 32, 16, 500, 10, 20, 1_000_000, 20_000_000, 10_000, 1_000_000,
-            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT, false);
+            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT, false, false);
     }
 
     public SimOptions withClients(int count, int perClientInFlight) {
         return new SimOptions(f, fm, count, perClientInFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis,
+            lateCheckers);
     }
 
     public SimOptions withWindowAndTail(int w, int t) {
         return new SimOptions(f, fm, clients, inFlight, w, t, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis,
+            lateCheckers);
     }
 
     public SimOptions withPath(ReplicaConfig.Path first) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys, cpu, redis);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys, cpu, redis,
+            lateCheckers);
     }
 
     public SimOptions withThinkNanos(long mean) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
-            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys, cpu, redis);
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys, cpu, redis,
+            lateCheckers);
     }
 
     /** The key-value workload on {@code keys} keys (1 to 64; a small key space makes operations conflict). */
@@ -57,14 +61,14 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu,
-            false);
+            false, lateCheckers);
     }
 
     /** The same cluster with virtual CPU costs {@code costs} ({@link CpuCosts#FREE}: none). */
     public SimOptions withCpu(CpuCosts costs) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys,
-            java.util.Objects.requireNonNull(costs), redis);
+            java.util.Objects.requireNonNull(costs), redis, lateCheckers);
     }
 
     /**
@@ -78,7 +82,19 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu,
-            true);
+            true, lateCheckers);
+    }
+
+    /**
+     * The replicas' checking services for their peers' signatures ({@code consensus.signature.workers}) as workers
+     * that run only between duty cycles (descheduled on a busy host): what a peer sends in one cycle past the queue of
+     * 16 overflows, and the overflow is checked on the agent thread ({@code Verdict.CHECK_HERE}, design.md §3). By
+     * default the simulator's checking services answer every check at the end of the cycle and never overflow.
+     */
+    public SimOptions withLateCheckers() {
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu,
+            redis, true);
     }
 
     /** Whether the workload is the key-value one ({@link #withKv}) or the Redis one ({@link #withRedis}). */

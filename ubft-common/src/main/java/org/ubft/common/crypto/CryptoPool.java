@@ -74,6 +74,20 @@ public final class CryptoPool implements AutoCloseable {
     }
 
     /**
+     * A {@link CryptoService} whose tasks wait until the next poll, at most {@code capacity} of them (one more drops
+     * the oldest, as this pool's owners do when the workers fall behind): a worker that runs only between the owner's
+     * duty cycles, deterministic, for the simulator and tests.
+     *
+     * @param key             the owner's key for signing, or {@code null} for an owner that only verifies
+     * @param keys            the keys signatures are verified against
+     * @param capacity        tasks that may wait for the next poll
+     * @param maxMessageBytes longest message of a task
+     */
+    public static CryptoService deferred(SigningKey key, PublicKeys keys, int capacity, int maxMessageBytes) {
+        return new DeferredCryptoService(key, keys, capacity, maxMessageBytes);
+    }
+
+    /**
      * A new owner, served by this pool's workers. Call it from the owner's thread or before handing the owner to
      * it; afterwards only that thread uses it.
      *

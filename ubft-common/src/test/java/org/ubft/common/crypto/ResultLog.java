@@ -7,7 +7,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /** A {@link CryptoResultHandler} that records every callback as a line: "S id hex", "V id true", "D id". */
-final class ResultLog implements CryptoResultHandler {
+class ResultLog implements CryptoResultHandler {
     final List<String> lines = new ArrayList<>();
 
     @Override
