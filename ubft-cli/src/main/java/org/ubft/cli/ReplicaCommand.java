@@ -186,7 +186,8 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         // costs milliseconds of class loading and linking, which a view change's first lines would otherwise spend on
         // this agent thread, between a replica's COMPLAINT and its handling of its peers'
         var r = node.replica();
-        for (String unused : new String[] {complaintLine(r, 0), leaveLine(r, 0), viewLine(r, 0), firstExecutionLine(r, 0)}) {
+        for (String unused : new String[] {complaintLine(r, 0), leaveLine(r, 0), viewLine(r, 0), firstExecutionLine(r, 0),
+            provedFaultyLine(r, 0)}) {
             assert unused.startsWith("replica-");
         }
         return new Agent() {
@@ -195,6 +196,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             private long suspicions = node.replica().counters().suspicions();
             private long executedAtEntry = -1;
             private long complaints = node.replica().counters().complaints();
+            private long provedFaulty;
 
             @Override
             public int doWork() {
@@ -207,6 +209,12 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 if (replica.counters().suspicions() != suspicions) {
                     suspicions = replica.counters().suspicions(); // it seals: changing view, perhaps done already
                     log(leaveLine(replica, view));
+                }
+                for (int p = 0; p < replica.n(); p++) {
+                    if ((provedFaulty & (1L << p)) == 0 && replica.provedFaulty(p)) {
+                        provedFaulty |= 1L << p;
+                        log(provedFaultyLine(replica, p));
+                    }
                 }
                 if (replica.view() != view) {
                     view = replica.view();
@@ -249,6 +257,13 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     private static String complaintLine(org.ubft.consensus.replica.Replica replica, long view) {
         return "replica-" + replica.self() + " complains about view " + view + " at " + java.time.Instant.now()
             + ": complaints so far by reason " + replica.counters().complaintsByReason();
+    }
+
+    private static String provedFaultyLine(org.ubft.consensus.replica.Replica replica, int peer) {
+        return "replica-" + replica.self() + " warning at " + java.time.Instant.now() + ": replica-" + peer + " sent a"
+            + " signature that failed its check (a Byzantine replica, or one started with another key set: every"
+            + " replica needs the keys of one `ubft keygen` run); its messages here get only a few checks per executed"
+            + " slot from now on (proved_faulty in the counters)";
     }
 
     private static String leaveLine(org.ubft.consensus.replica.Replica replica, long view) {

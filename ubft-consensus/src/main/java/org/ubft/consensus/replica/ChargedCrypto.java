@@ -212,9 +212,9 @@ final class ChargedCrypto implements ConsensusCrypto {
                 refusedLast = v == REFUSED;
                 if (v == CHECK_HERE) {
                     onThread++;
-                    return crypto.verifyReplica(replica, message, offset, length, signature, at);
+                    return judged(crypto.verifyReplica(replica, message, offset, length, signature, at));
                 }
-                return v == VALID;
+                return v == REFUSED ? false : judged(v == VALID);
             }
         }
         int answered = streams == null ? NONE : streams.answer(replica, message, offset, length, signature, at);
@@ -222,20 +222,31 @@ final class ChargedCrypto implements ConsensusCrypto {
             reserved = Math.max(0, reserved - 1);
             refusedLast = false;
             budget.take(source, clock.nanoTime()); // charged as if checked here; a stream's check is never refused
-            return answered == VALID;
+            return judged(answered == VALID);
         }
         if (reserved > 0) {
             reserved--;
             refusedLast = false;
             onThread++;
-            return crypto.verifyReplica(replica, message, offset, length, signature, at);
+            return judged(crypto.verifyReplica(replica, message, offset, length, signature, at));
         }
         refusedLast = !budget.take(source, clock.nanoTime()) && refusable;
         if (refusedLast) {
             return false;
         }
         onThread++;
-        return crypto.verifyReplica(replica, message, offset, length, signature, at);
+        return judged(crypto.verifyReplica(replica, message, offset, length, signature, at));
+    }
+
+    /**
+     * A check's result: a signature that fails its check proves the replica whose message carried it Byzantine (it
+     * signed it, or relayed a share it should have verified first; {@link VerificationBudget#provedFaulty}).
+     */
+    private boolean judged(boolean valid) {
+        if (!valid && source >= 0 && source < n) {
+            budget.provedFaulty(source, clock.nanoTime());
+        }
+        return valid;
     }
 
     /** Signature verifications done on the agent thread so far (an operator's counter). */

@@ -426,6 +426,11 @@ public final class Replica {
         return self;
     }
 
+    /** Replicas in the cluster (2f + 1). */
+    public int n() {
+        return n;
+    }
+
     /** The leader of this replica's view (Algorithm 2: view mod n). */
     public int leader() {
         return checks.leader(views.view());
@@ -489,6 +494,14 @@ public final class Replica {
     /** Signature checks replica {@code replica}'s messages caused here. */
     public long signatureChecksBy(int replica) {
         return budget.spent(replica);
+    }
+
+    /**
+     * Whether a signature replica {@code replica} sent failed its check here: it is Byzantine, and its verification
+     * budget is cut to the steady rate ({@link VerificationBudget#provedFaulty(int, long)}).
+     */
+    public boolean provedFaulty(int replica) {
+        return budget.provedFaulty(replica);
     }
 
     /** Signature checks refused to replica {@code replica} for want of budget ({@link VerificationBudget}). */

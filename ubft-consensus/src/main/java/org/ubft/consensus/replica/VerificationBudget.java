@@ -18,6 +18,14 @@ import java.util.Arrays;
  * checkpoint certificates and a re-proposed window (Algorithm 3); a SUMMARY or a gap's held messages at most t at
  * once (Algorithm 4). {@link #perSlot} is twice the per-slot need, the cap covers a window and a tail of COMMITs at
  * once plus a NEW_VIEW.
+ *
+ * <p>A replica whose signature failed its check here ({@link #provedFaulty}) is Byzantine beyond doubt: a correct
+ * replica signs each statement it sends and relays only shares it verified, and every statement is built from the
+ * message's own bytes, so a correct sender's signatures always verify. Its tokens are forfeited and its cap drops to
+ * {@link #perSlot}: the burst a correct sender may need at a view change (up to W CERTIFYs at once) is no longer
+ * there for its forgeries (byz-signature-burst-late-checkers: bursts of 96 forged CERTIFYs every millisecond with W =
+ * 256 spent each correct replica's cap of about 1,300 checks and the view's 527 more after each view change it caused,
+ * and the cluster stopped). What it may still cause is the steady rate: {@link #perSlot} per executed slot.
  */
 final class VerificationBudget {
     /** Tokens every sender gains per millisecond of this replica's clock. */
@@ -31,6 +39,8 @@ final class VerificationBudget {
     private final long[] seen;
     private final long[] spent;
     private final long[] refused;
+    /** Per replica: whether a signature it sent failed its check here. */
+    private final boolean[] provedFaulty;
     /** Per broadcaster: the bucket of its CTBcast stream's SIGNED checks ({@link #takeStream}). */
     private final long[] streamTokens;
     private final long[] streamSeen;
@@ -55,6 +65,7 @@ final class VerificationBudget {
         this.spent = new long[sources];
         this.refused = new long[sources];
         Arrays.fill(tokens, cap);
+        this.provedFaulty = new boolean[n];
         this.streamTokens = new long[n];
         this.streamSeen = new long[n];
         this.streamRefused = new long[n];
@@ -80,7 +91,7 @@ final class VerificationBudget {
             return true;
         }
         refill(now);
-        long t = Math.min(cap, tokens[source] + (credit - seen[source]));
+        long t = Math.min(capOf(source), tokens[source] + (credit - seen[source]));
         seen[source] = credit;
         tokens[source] = t;
         if (t < count) {
@@ -116,6 +127,29 @@ final class VerificationBudget {
     /** SIGNED checks postponed for {@code broadcaster} for want of tokens ({@link #takeStream}). */
     long streamRefused(int broadcaster) {
         return streamRefused[broadcaster];
+    }
+
+    private long capOf(int source) {
+        return source < provedFaulty.length && provedFaulty[source] ? perSlot : cap;
+    }
+
+    /**
+     * A signature replica {@code replica} sent (its own, or a share it relayed) failed its check: it is Byzantine. Its
+     * tokens are forfeited and its cap is {@link #perSlot} from now on (the class comment).
+     */
+    void provedFaulty(int replica, long now) {
+        if (replica < 0 || replica >= provedFaulty.length) {
+            return;
+        }
+        refill(now);
+        provedFaulty[replica] = true;
+        tokens[replica] = 0;
+        seen[replica] = credit;
+    }
+
+    /** Whether a signature replica {@code replica} sent failed its check here ({@link #provedFaulty(int, long)}). */
+    boolean provedFaulty(int replica) {
+        return replica >= 0 && replica < provedFaulty.length && provedFaulty[replica];
     }
 
     /** This replica executed a slot: every sender may cause {@link #perSlot} more. */

@@ -514,7 +514,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
             + " signature_checks=" + replica.signatureChecks() + " checks_on_agent_thread="
             + replica.signatureChecksOnThread()
-            + " signature_checks_by={" + signatureChecksBy() + "}"
+            + " signature_checks_by={" + signatureChecksBy() + "} proved_faulty=[" + provedFaulty() + "]"
             + checks.describe() + OffThreadChecks.describeCtbcast(ctbcast.signatures().service())
             + " state_digest=" + org.agrona.BitUtil.toHex(replica.stateDigest())
             + " stages_p50_us=" + replica.stages().describe(50) + " stages_p99_us=" + replica.stages().describe(99)
@@ -535,6 +535,17 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         for (int p = 0; p < ctbcast.links().members(); p++) {
             sb.append(p == 0 ? "" : ",").append('r').append(p).append('=').append(replica.signatureChecksBy(p))
                 .append('/').append(replica.signatureChecksRefused(p));
+        }
+        return sb.toString();
+    }
+
+    /** The peers a signature failed its check from (comma-separated indexes): Byzantine, their budgets cut. */
+    private String provedFaulty() {
+        StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < ctbcast.links().members(); p++) {
+            if (replica.provedFaulty(p)) {
+                sb.append(sb.length() == 0 ? "" : ",").append(p);
+            }
         }
         return sb.toString();
     }

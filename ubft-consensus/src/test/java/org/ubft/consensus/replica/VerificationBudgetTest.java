@@ -116,4 +116,79 @@ class VerificationBudgetTest {
         }
         assertEquals(b.cap() + 10_000, b.total());
     }
+
+    @Test
+    void aReplicaProvedFaultyForfeitsItsTokensAndKeepsOnlyTheSteadyRate() {
+        VerificationBudget b = new VerificationBudget(3, 1, 1, 256, 128, 0);
+        assertTrue(b.cap() > 1_000, "W = 256: a burst of " + b.cap() + " checks for a correct sender's view change");
+        assertTrue(b.take(2, 0));
+        b.provedFaulty(2, 0);
+        assertTrue(b.provedFaulty(2));
+        assertFalse(b.provedFaulty(1));
+        assertFalse(b.take(2, 0), "its tokens are forfeited");
+        assertTrue(b.take(1, 0), "another replica's budget is untouched");
+        for (int i = 0; i < 1_000; i++) {
+            b.slotExecuted();
+            b.progressed();
+        }
+        long taken = 0;
+        while (b.take(2, 0)) {
+            taken++;
+        }
+        assertEquals(b.perSlot(), taken, "its cap is perSlot from now on, however much credit comes");
+        b.slotExecuted();
+        long more = 0;
+        while (b.take(2, 0)) {
+            more++;
+        }
+        assertEquals(b.perSlot(), more, "an executed slot still gives it perSlot");
+        b.provedFaulty(-1, 0);
+        b.provedFaulty(3, 0); // a client's source, or own work: not a replica proved faulty
+        assertFalse(b.provedFaulty(3));
+    }
+
+    @Test
+    void aBadSignatureProvesItsSenderFaultyARefusalDoesNot() {
+        VerificationBudget b = new VerificationBudget(3, 1, 1, 16, 8, 0);
+        boolean[] valid = {true};
+        ConsensusCrypto crypto = new ConsensusCrypto() {
+            @Override
+            public void sign(byte[] message, int offset, int length, byte[] signature, int at) {
+            }
+
+            @Override
+            public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
+                return valid[0];
+            }
+
+            @Override
+            public boolean verifyClient(int client, byte[] message, int offset, int length, byte[] signature, int at) {
+                return false;
+            }
+        };
+        ChargedCrypto charged = new ChargedCrypto(crypto, b, () -> 0, 3);
+        byte[] statement = new byte[8];
+        byte[] signature = new byte[64];
+        charged.charge(1);
+        assertTrue(charged.verifyReplica(1, statement, 0, 8, signature, 0));
+        assertFalse(b.provedFaulty(1), "a good signature proves nothing");
+        while (b.take(2, 0)) {
+            // spend replica 2's cap
+        }
+        charged.charge(2);
+        valid[0] = false;
+        assertFalse(charged.verifyReplica(2, statement, 0, 8, signature, 0));
+        assertTrue(charged.refusedLast());
+        assertFalse(b.provedFaulty(2), "refused unchecked: nothing is known of the signature");
+        charged.charge(1); // replica 1 relays a share of replica 0's that fails its check
+        assertFalse(charged.verifyReplica(0, statement, 0, 8, signature, 0));
+        assertTrue(b.provedFaulty(1), "the relayer is proved faulty");
+        assertFalse(b.provedFaulty(0), "not the share's signer: the relayer should have verified it");
+        charged.charge(-1); // own work (a message of this replica's own)
+        assertFalse(charged.verifyReplica(0, statement, 0, 8, signature, 0));
+        assertFalse(b.provedFaulty(0));
+        charged.chargeClient(0);
+        assertFalse(charged.verifyClient(0, statement, 0, 8, signature, 0));
+        assertFalse(b.provedFaulty(0), "a client's bad signature proves no replica faulty");
+    }
 }

@@ -353,6 +353,17 @@ public final class ByzantineScenarios {
         () -> new SignatureFlood(FROM, 1_000_000, true, 32));
 
     /**
+     * {@link #SIGNATURE_BURST} with late checking workers ({@link SimOptions#withLateCheckers}): a burst past a peer's
+     * checking queue within one duty cycle overflows it, and the overflow is checked on the agent thread
+     * ({@code Verdict.CHECK_HERE}), within the flooder's budget, never dropped unchecked.
+     */
+    public static final Scenario SIGNATURE_BURST_LATE_CHECKERS = byz("byz-signature-burst-late-checkers", "a follower"
+        + " sends, every 1 ms from 5 ms on, a CERTIFY with a garbage signature for each of 96 slots at once (W = 256,"
+        + " t = 128), the peers' checking workers running only between duty cycles: a burst overflows their queues",
+        2, () -> new SignatureFlood(FROM, 1_000_000, true, 96))
+        .withOptions(r -> SimOptions.defaults().withWindowAndTail(256, 128).withLateCheckers());
+
+    /**
      * The flood without CPU costs ({@link CpuCosts#FREE}): the checks per executed request show what the protocol
      * does, not what the CPU lets through (before the fix: 150-245 per request at each correct replica).
      */
@@ -519,7 +530,8 @@ public final class ByzantineScenarios {
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_SWAP, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
-        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_BURST, SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_BURST, SIGNATURE_BURST_LATE_CHECKERS,
+        SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
         GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
         WITHHOLDS_REPROPOSALS, MISFRAMED_COMMITS, ANSWERS_REPROPOSALS_EARLY);

@@ -87,6 +87,9 @@ public final class Simulator {
             checkers.add(new org.ubft.sim.check.CorrectMessagesChecker(violations, options.n(),
                 i -> cluster.replica(i) == null ? null : cluster.replica(i).replica().counters(), clientsCorrect));
         }
+        checkers.add(new org.ubft.sim.check.ProvedFaultyChecker(violations, options.n(),
+            i -> correct.test(i) && !cluster.twinned(i) && cluster.replica(i) != null,
+            (i, j) -> cluster.replica(i).replica().provedFaulty(j), j -> !correct.test(j) || cluster.twinned(j)));
         ResourceChecker resources = new ResourceChecker(violations, options.n(), cluster::cpu, correct);
         checkers.add(resources);
         ClientLatencies latencies = new ClientLatencies(c -> cluster.clientBehaviour(c).correct());
