@@ -239,6 +239,14 @@ final class ChargedCrypto implements ConsensusCrypto {
     }
 
     /**
+     * Replica {@code replica}'s message proved it Byzantine without a check (it contradicts what every correct replica
+     * holds): as a failed signature ({@link VerificationBudget#provedFaulty}).
+     */
+    void provedFaulty(int replica) {
+        budget.provedFaulty(replica, clock.nanoTime());
+    }
+
+    /**
      * A check's result: a signature that fails its check proves the replica whose message carried it Byzantine (it
      * signed it, or relayed a share it should have verified first; {@link VerificationBudget#provedFaulty}).
      */

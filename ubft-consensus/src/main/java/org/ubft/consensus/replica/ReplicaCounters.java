@@ -18,6 +18,11 @@ public final class ReplicaCounters {
         INVALID_SEAL_VIEW,
         /** Algorithm 5, lines 19-24. */
         INVALID_NEW_VIEW,
+        /**
+         * A CERTIFY whose digest is not that of the PREPARE of its view and slot accepted here: every correct replica
+         * accepted that one PREPARE (Observation 3) and certifies only it, so its sender is Byzantine.
+         */
+        INVALID_CERTIFY,
         /** A request in a PREPARE that this replica could not endorse (not from the client, bad signature). */
         UNENDORSED_REQUEST,
         STALE, OUT_OF_WINDOW, BAD_CLIENT_REQUEST,

@@ -243,6 +243,16 @@ final class SlowPath {
         }
         DirectBuffer b = reader.buffer();
         b.getBytes(digestAt, digest2, 0, DIGEST_BYTES);
+        if (from != self && slots.prepView[i] == v && !Arrays.equals(slots.prepDigest, i * DIGEST_BYTES,
+            i * DIGEST_BYTES + DIGEST_BYTES, digest2, 0, DIGEST_BYTES)) {
+            // Observation 3: every correct replica accepted this PREPARE of (v, s), the one accepted here, and a correct
+            // replica certifies only the PREPARE it accepted; a CERTIFY of another digest came from a Byzantine
+            // sender (its own link), whatever its signature: dropped unchecked, the sender proved faulty
+            // (byz-signed-garbage-burst: valid signatures over garbage digests, each checked, stopped the cluster)
+            counters.drop(Drop.INVALID_CERTIFY);
+            crypto.provedFaulty(from);
+            return;
+        }
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = statements.certify(v, s, digest2, 0);
         // this replica's own share came back over the loopback, which no other process can write to

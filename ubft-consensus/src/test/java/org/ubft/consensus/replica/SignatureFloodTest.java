@@ -181,4 +181,58 @@ class SignatureFloodTest {
         random.nextBytes(b);
         return b;
     }
+
+    /**
+     * A CERTIFY under a valid signature of its sender's own, for a slot whose PREPARE this replica accepted, but of
+     * another digest: every correct replica accepted that PREPARE (Observation 3) and certifies only it, so the sender
+     * is Byzantine whatever its signature. Dropped unchecked (byz-signed-garbage-burst: each was checked, and bursts of
+     * them stopped the cluster), the sender proved faulty; a CERTIFY for a slot not prepared here is still checked.
+     */
+    @Test
+    void aSignedCertifyOfAnotherDigestThanTheAcceptedPrepareIsDroppedUnchecked() {
+        // the same deterministic run three times: without the CERTIFY, with it for a slot prepared here, with it for a
+        // slot nothing was proposed in yet; replica 0's verifications over the millisecond after it tell which was checked
+        ModelCluster quiet = settled();
+        long base = verificationsOver(quiet, -1);
+        ModelCluster c = settled();
+        long prepared = c.replicas[0].executedUpTo() - 1; // decided here: its PREPARE was accepted
+        assertEquals(base, verificationsOver(c, prepared), "not checked");
+        assertEquals(1, c.replicas[0].counters().dropped(ReplicaCounters.Drop.INVALID_CERTIFY));
+        assertTrue(c.replicas[0].provedFaulty(2));
+        assertTrue(!c.replicas[0].provedFaulty(1), "the correct follower is not");
+        ModelCluster d = settled();
+        long unprepared = d.replicas[0].checkpointSeq() + d.config.window() - 1; // nothing proposed there yet
+        assertEquals(base + 1, verificationsOver(d, unprepared), "a CERTIFY for a slot not prepared here is checked");
+        assertTrue(!d.replicas[0].provedFaulty(2), "its signature is valid: nothing proves its sender faulty");
+    }
+
+    private static ModelCluster settled() {
+        ModelCluster c = new ModelCluster(config(), 23);
+        assertTrue(c.runUntilDone(10, 2_000 * MS));
+        c.run(5 * MS);
+        return c;
+    }
+
+    /** Replica 0's verifications over 1 ms after replica 2 TBcasts a signed CERTIFY for slot s (none if s < 0). */
+    private static long verificationsOver(ModelCluster c, long s) {
+        long before = c.cryptos[0].verifications;
+        if (s >= 0) {
+            c.tbcastAs(2, signedCertify(c.replicas[0].view(), s, new Random(9)), 0, 1 + 16 + 32 + 64);
+        }
+        c.run(MS);
+        return c.cryptos[0].verifications - before;
+    }
+
+    /** A CERTIFY of replica 2's with a random digest and its valid signature of that statement. */
+    private static UnsafeBuffer signedCertify(long view, long s, Random random) {
+        UnsafeBuffer m = certify(view, s, random);
+        byte[] digest = new byte[32];
+        m.getBytes(17, digest);
+        Statements statements = new Statements();
+        int len = statements.certify(view, s, digest, 0);
+        byte[] signature = new byte[64];
+        TestCrypto.replicaKey(2).sign(statements.bytes(), 0, len, signature, 0);
+        m.putBytes(17 + 32, signature);
+        return m;
+    }
 }

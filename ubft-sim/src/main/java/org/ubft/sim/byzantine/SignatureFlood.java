@@ -25,7 +25,9 @@ import org.ubft.sim.SlotContext;
  * </ul>
  * The view, window and checkpoint come from {@link SlotContext#omniscience()} (a real attacker learns them from the
  * traffic it receives). With {@code flooding} false it runs the same timers and draws nothing: the same schedule
- * without the flood, for comparison.
+ * without the flood, for comparison. With {@code ownSignatures} the CERTIFYs, CERTIFY_CHECKPOINT and CRTFY_VC carry
+ * valid signatures of its own over their garbage digests ({@link OwnSignatures}): what is wrong is then what they
+ * say, not the signature, and a receiver that checks the signature before the statement pays for each.
  */
 public final class SignatureFlood extends ByzantineBehaviour {
     /** One burst in this many carries a COMMIT with garbage shares. */
@@ -34,6 +36,8 @@ public final class SignatureFlood extends ByzantineBehaviour {
     private final long period;
     private final boolean flooding;
     private final int certifies;
+    private final boolean ownSignatures;
+    private OwnSignatures signer;
     private final long[] sent = new long[256];
     private ReplicaOutput out;
     private byte[] lastCommit;
@@ -45,10 +49,19 @@ public final class SignatureFlood extends ByzantineBehaviour {
 
     /** @param certifies CERTIFYs per burst, for consecutive slots of the window */
     public SignatureFlood(long from, long period, boolean flooding, int certifies) {
-        super(flooding ? "signature-flood" : "signature-flood-off", from);
+        this(from, period, flooding, certifies, false);
+    }
+
+    /**
+     * @param certifies     CERTIFYs per burst, for consecutive slots of the window
+     * @param ownSignatures whether its messages carry valid signatures of its own over their garbage
+     */
+    public SignatureFlood(long from, long period, boolean flooding, int certifies, boolean ownSignatures) {
+        super(!flooding ? "signature-flood-off" : ownSignatures ? "signed-garbage-flood" : "signature-flood", from);
         this.period = period;
         this.flooding = flooding;
         this.certifies = certifies;
+        this.ownSignatures = ownSignatures;
     }
 
     /** Garbage-signed messages of consensus type {@code type} sent. */
@@ -73,6 +86,7 @@ public final class SignatureFlood extends ByzantineBehaviour {
 
     @Override
     public void attach(ReplicaNode node, SlotContext slot) {
+        signer = new OwnSignatures(slot.key());
         Periodic.every(slot, from, period, s -> {
             if (flooding) {
                 burst(s);
@@ -117,6 +131,9 @@ public final class SignatureFlood extends ByzantineBehaviour {
             vc.putShort(13, (short) me, ConsensusMessages.ORDER);
             vc.putLong(15, view, ConsensusMessages.ORDER);
             vc.putBytes(23, garbage(slot, 16 + ConsensusWire.SIGNATURE_BYTES));
+            if (ownSignatures) {
+                signer.resign(vc, vc.capacity());
+            }
             out.send(leader, vc, 0, vc.capacity());
             sent[ConsensusWire.CRTFY_VC]++;
         }
@@ -137,6 +154,9 @@ public final class SignatureFlood extends ByzantineBehaviour {
     }
 
     private void tbcast(UnsafeBuffer m, int type) {
+        if (ownSignatures) {
+            signer.resign(m, m.capacity());
+        }
         out.tbcast(m, 0, m.capacity());
         sent[type]++;
     }

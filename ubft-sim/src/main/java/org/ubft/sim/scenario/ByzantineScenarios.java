@@ -364,6 +364,16 @@ public final class ByzantineScenarios {
         .withOptions(r -> SimOptions.defaults().withWindowAndTail(256, 128).withLateCheckers());
 
     /**
+     * {@link #SIGNATURE_BURST_LATE_CHECKERS} whose CERTIFYs, CERTIFY_CHECKPOINTs and CRTFY_VCs carry valid signatures
+     * of the flooder's own over garbage digests: no check fails, so nothing proves it faulty by its signatures.
+     */
+    public static final Scenario SIGNED_GARBAGE_BURST = byz("byz-signed-garbage-burst", "a follower sends, every 1 ms"
+        + " from 5 ms on, a CERTIFY for each of 96 slots at once with a garbage digest under a valid signature of its"
+        + " own (W = 256, t = 128), the peers' checking workers running only between duty cycles",
+        2, () -> new SignatureFlood(FROM, 1_000_000, true, 96, true))
+        .withOptions(r -> SimOptions.defaults().withWindowAndTail(256, 128).withLateCheckers());
+
+    /**
      * The flood without CPU costs ({@link CpuCosts#FREE}): the checks per executed request show what the protocol
      * does, not what the CPU lets through (before the fix: 150-245 per request at each correct replica).
      */
@@ -530,7 +540,7 @@ public final class ByzantineScenarios {
         EQUIVOCATE_FAST, EQUIVOCATE_SLOW, EQUIVOCATE_CROSS, CONFLICTING_PREPARES, DUPLICATE_PROPOSAL, CENSOR_CLIENT,
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_SWAP, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
-        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_BURST, SIGNATURE_BURST_LATE_CHECKERS,
+        MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_BURST, SIGNATURE_BURST_LATE_CHECKERS, SIGNED_GARBAGE_BURST,
         SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
         GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
