@@ -30,6 +30,10 @@ class StrandedFollowerTest {
         assertTrue(fetched > 0, "the stranded follower fetched commit certificates");
     }
 
+    /**
+     * The leader's first certificates reach the follower corrupted (a share's signature): each is dropped and counted,
+     * the first proves the leader faulty (its budget here cut to the per-slot need), and a good one still serves.
+     */
     @Test
     void aCorruptedCertificateIsDroppedAndCountedAndTheNextGoodOneServes() {
         int[] corrupted = {0};
@@ -98,8 +102,15 @@ class StrandedFollowerTest {
         for (ModelCluster.TestClient client : c.clientList) {
             assertTrue(client.mismatches.isEmpty(), where + client.mismatches);
         }
-        assertEquals(badCertificates, c.replicas[1].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE),
-            where + c.replicas[1].counters());
+        long bad = c.replicas[1].counters().dropped(ReplicaCounters.Drop.BAD_CERTIFICATE);
+        if (badCertificates == 0) {
+            assertEquals(0, bad, where + c.replicas[1].counters());
+        } else {
+            // the first corrupted one proves its sender faulty (links are authenticated: only it could have sent it), so
+            // the later ones may be refused unchecked (OVER_BUDGET) instead; the good one still serves
+            assertTrue(bad >= 1 && bad <= badCertificates, where + c.replicas[1].counters());
+            assertTrue(c.replicas[1].provedFaulty(0), where + "the corrupted certificate's sender is proved faulty");
+        }
         return c.replicas[1].counters().certificatesFetched();
     }
 }
