@@ -246,6 +246,11 @@ final class ChargedCrypto implements ConsensusCrypto {
         budget.provedFaulty(replica, clock.nanoTime());
     }
 
+    /** Whether replica {@code replica} was proved Byzantine here ({@link VerificationBudget#provedFaulty}). */
+    boolean isProvedFaulty(int replica) {
+        return budget.provedFaulty(replica);
+    }
+
     /**
      * A check's result: a signature that fails its check proves the replica whose message carried it Byzantine (it
      * signed it, or relayed a share it should have verified first; {@link VerificationBudget#provedFaulty}).

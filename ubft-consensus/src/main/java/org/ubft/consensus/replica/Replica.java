@@ -497,8 +497,10 @@ public final class Replica {
     }
 
     /**
-     * Whether a signature replica {@code replica} sent failed its check here: it is Byzantine, and its verification
-     * budget is cut to the steady rate ({@link VerificationBudget#provedFaulty(int, long)}).
+     * Whether replica {@code replica} was proved Byzantine here (a signature it sent failed its check, or it certified
+     * another PREPARE than the one accepted): its verification budget is cut to the steady rate
+     * ({@link VerificationBudget#provedFaulty(int, long)}), and its CERTIFYs for slots not prepared here are dropped
+     * unchecked.
      */
     public boolean provedFaulty(int replica) {
         return budget.provedFaulty(replica);

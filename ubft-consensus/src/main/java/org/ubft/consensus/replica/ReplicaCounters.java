@@ -23,6 +23,11 @@ public final class ReplicaCounters {
          * accepted that one PREPARE (Observation 3) and certifies only it, so its sender is Byzantine.
          */
         INVALID_CERTIFY,
+        /**
+         * A message of a replica proved Byzantine here ({@code Replica.provedFaulty}) that only a check could judge and
+         * that nothing needs (a CERTIFY for a slot not prepared here): dropped unchecked.
+         */
+        FROM_FAULTY,
         /** A request in a PREPARE that this replica could not endorse (not from the client, bad signature). */
         UNENDORSED_REQUEST,
         STALE, OUT_OF_WINDOW, BAD_CLIENT_REQUEST,

@@ -253,6 +253,13 @@ final class SlowPath {
             crypto.provedFaulty(from);
             return;
         }
+        if (from != self && slots.prepView[i] != v && crypto.isProvedFaulty(from)) {
+            // a replica proved Byzantine here: its CERTIFY for a slot not prepared here could only be judged by a check,
+            // and nothing of it is needed (f+1 correct replicas certify without it), so none is made: a flood of them for
+            // the window's unprepared slots spends none of its (cut) budget (byz-signature-burst-late-checkers)
+            counters.drop(Drop.FROM_FAULTY);
+            return;
+        }
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
         int len = statements.certify(v, s, digest2, 0);
         // this replica's own share came back over the loopback, which no other process can write to

@@ -64,10 +64,18 @@ final class TestCrypto implements ConsensusCrypto {
     /** Verifications of replica signatures made with this instance (one replica's). */
     long verifications;
 
+    /** A statement's bytes 17..48 (a CERTIFY's digest) to watch for, or null; {@link #watchedChecks} counts them. */
+    byte[] watched;
+    long watchedChecks;
+
     @Override
     public boolean verifyReplica(int replica, byte[] message, int offset, int length, byte[] signature, int at) {
         REPLICA_VERIFICATIONS.incrementAndGet();
         verifications++;
+        if (watched != null && length >= 17 + watched.length
+            && java.util.Arrays.equals(message, offset + 17, offset + 17 + watched.length, watched, 0, watched.length)) {
+            watchedChecks++;
+        }
         return keys.verify(NodeId.replica(replica), message, offset, length, signature, at, 64);
     }
 

@@ -25,7 +25,7 @@ public final class CorrectMessagesChecker implements Checker {
     public static final String NAME = "correct-messages";
     /** Drops only a Byzantine replica's message earns, whoever the clients are. */
     static final Set<Drop> REPLICAS_ONLY = EnumSet.of(Drop.MALFORMED, Drop.UNKNOWN_TYPE, Drop.BAD_CERTIFICATE,
-        Drop.AFTER_BAD_CERTIFICATE);
+        Drop.AFTER_BAD_CERTIFICATE, Drop.FROM_FAULTY);
     private final Violations violations;
     private final int n;
     private final IntFunction<ReplicaCounters> counters;
