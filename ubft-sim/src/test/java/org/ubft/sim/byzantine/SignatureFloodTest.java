@@ -61,7 +61,9 @@ class SignatureFloodTest {
      * The flooder's COMMITs with garbage shares (one every 100 us) that reach the correct replicas in stream order are
      * checked in the flooder's own queue off their agent threads ({@code StreamChecks}: each parks only the flooder's
      * stream); most of the flood is held behind the gaps of its stream (AFTER_GAP) and dropped as duplicates. The
-     * checks left on the agent thread stay a small share of those done on the workers.
+     * checks left on the agent thread stay a small share of all the replica's checks (of those done on the workers,
+     * until the flooder's CERTIFYs were dropped unchecked once it was proved faulty: now most of the flood is checked
+     * nowhere).
      */
     @Test
     void theFloodersCommitsAreCheckedInItsOwnQueue() {
@@ -71,8 +73,7 @@ class SignatureFloodTest {
             long parked = p.counter(r, "commits_parked");
             assertTrue(parked > 0, "replica " + r + " parked " + parked + ": " + where);
             assertTrue(p.counter(r, "commit_checks_off_thread") >= parked, where);
-            long off = p.counter(r, "checks_off_thread") + p.counter(r, "commit_checks_off_thread");
-            assertTrue(4 * p.counter(r, "checks_on_agent_thread") < off, where);
+            assertTrue(4 * p.counter(r, "checks_on_agent_thread") < p.counter(r, "signature_checks"), where);
         }
         assertTrue(p.result.ok(), where);
     }
