@@ -1,7 +1,5 @@
 package org.ubft.common.crypto;
 
-import org.agrona.DirectBuffer;
-
 /**
  * A {@link CryptoService} whose tasks wait until the owner's next {@link #poll}, as with a pool worker that runs only
  * between the owner's duty cycles (descheduled on a busy host): at most {@code capacity} tasks wait, and one more
@@ -11,47 +9,19 @@ import org.agrona.DirectBuffer;
  * give the same callbacks in the same order. For the simulator, whose {@link SynchronousCryptoService} never drops:
  * with this one a burst past the queue within one duty cycle overflows as on a real host.
  */
-final class DeferredCryptoService implements CryptoService {
-    private final SigningKey key;
-    private final PublicKeys keys;
-    private final OwnerTasks tasks;
+final class DeferredCryptoService extends OwnedTasksService {
     private final CryptoTask[] waiting;
     private int head;
     private int count;
 
     DeferredCryptoService(SigningKey key, PublicKeys keys, int capacity, int maxMessageBytes) {
-        this.key = key;
-        this.keys = keys;
-        this.tasks = new OwnerTasks(capacity, maxMessageBytes);
+        super(key, keys, capacity, maxMessageBytes);
         this.waiting = new CryptoTask[capacity];
     }
 
-    @Override
-    public boolean submitSign(long correlationId, DirectBuffer message, int offset, int length) {
-        SubmitChecks.checkSign(key, tasks, message, offset, length);
-        CryptoTask task = acquire();
-        if (task == null) {
-            return false;
-        }
-        task.prepareSign(correlationId, message, offset, length);
-        enqueue(task);
-        return true;
-    }
-
-    @Override
-    public boolean submitVerify(long correlationId, int signerNodeId, DirectBuffer message, int offset, int length,
-                                DirectBuffer signature, int signatureOffset, int signatureLength) {
-        CryptoTask task = acquire();
-        if (task == null) {
-            return false;
-        }
-        task.prepareVerify(correlationId, signerNodeId, message, offset, length, signature, signatureOffset, signatureLength);
-        enqueue(task);
-        return true;
-    }
-
     /** A task for a new submission: the oldest waiting one if the queue is full (dropped), else a free one. */
-    private CryptoTask acquire() {
+    @Override
+    CryptoTask acquire() {
         if (count == waiting.length) {
             if (!tasks.canRecordDrop()) {
                 return tasks.refuse();
@@ -66,7 +36,8 @@ final class DeferredCryptoService implements CryptoService {
         return tasks.take();
     }
 
-    private void enqueue(CryptoTask task) {
+    @Override
+    void enqueue(CryptoTask task) {
         waiting[(head + count) % waiting.length] = task;
         count++;
     }
@@ -84,25 +55,5 @@ final class DeferredCryptoService implements CryptoService {
             tasks.deliver(task, handler);
         }
         return n + ready;
-    }
-
-    @Override
-    public long droppedTasks() {
-        return tasks.droppedTasks();
-    }
-
-    @Override
-    public long refusedSubmissions() {
-        return tasks.refusedSubmissions();
-    }
-
-    @Override
-    public int capacity() {
-        return tasks.capacity;
-    }
-
-    @Override
-    public int maxMessageBytes() {
-        return tasks.maxMessageBytes;
     }
 }

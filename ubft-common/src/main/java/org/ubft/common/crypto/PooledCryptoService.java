@@ -1,6 +1,5 @@
 package org.ubft.common.crypto;
 
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
@@ -12,51 +11,26 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
  * keeps the owner from waiting on a worker that has claimed a slot and not yet released it. The result queue has
  * room for every task of the owner, so a worker never waits on it.
  */
-final class PooledCryptoService implements CryptoService {
+final class PooledCryptoService extends OwnedTasksService {
     private final CryptoPool pool;
-    final SigningKey key;
-    final PublicKeys keys;
-    private final OwnerTasks tasks;
     private final ManyToManyConcurrentArrayQueue<CryptoTask> submissions;
     private final ManyToOneConcurrentArrayQueue<CryptoTask> results;
 
     PooledCryptoService(CryptoPool pool, SigningKey key, PublicKeys keys, int capacity, int maxMessageBytes) {
+        super(key, keys, capacity, maxMessageBytes);
         this.pool = pool;
-        this.key = key;
-        this.keys = keys;
-        this.tasks = new OwnerTasks(capacity, maxMessageBytes);
         this.submissions = new ManyToManyConcurrentArrayQueue<>(tasks.totalTasks());
         this.results = new ManyToOneConcurrentArrayQueue<>(tasks.totalTasks());
     }
 
     @Override
-    public boolean submitSign(long correlationId, DirectBuffer message, int offset, int length) {
+    void checkOpen() {
         pool.checkOpen();
-        SubmitChecks.checkSign(key, tasks, message, offset, length);
-        CryptoTask task = acquire();
-        if (task == null) {
-            return false;
-        }
-        task.prepareSign(correlationId, message, offset, length);
-        enqueue(task);
-        return true;
-    }
-
-    @Override
-    public boolean submitVerify(long correlationId, int signerNodeId, DirectBuffer message, int offset, int length,
-                                DirectBuffer signature, int signatureOffset, int signatureLength) {
-        pool.checkOpen();
-        CryptoTask task = acquire();
-        if (task == null) {
-            return false;
-        }
-        task.prepareVerify(correlationId, signerNodeId, message, offset, length, signature, signatureOffset, signatureLength);
-        enqueue(task);
-        return true;
     }
 
     /** A task for a new submission: the oldest waiting one if the queue is full (dropped), else a free one. */
-    private CryptoTask acquire() {
+    @Override
+    CryptoTask acquire() {
         if (submissions.size() >= tasks.capacity) {
             if (!tasks.canRecordDrop()) {
                 return tasks.refuse();
@@ -70,7 +44,8 @@ final class PooledCryptoService implements CryptoService {
         return tasks.take();
     }
 
-    private void enqueue(CryptoTask task) {
+    @Override
+    void enqueue(CryptoTask task) {
         // Fails only while a worker that claimed the slot long ago has not yet released it: a few instructions.
         while (!submissions.offer(task)) {
             Thread.yield();
@@ -107,25 +82,5 @@ final class PooledCryptoService implements CryptoService {
             tasks.deliver(task, handler);
         }
         return n;
-    }
-
-    @Override
-    public long droppedTasks() {
-        return tasks.droppedTasks();
-    }
-
-    @Override
-    public long refusedSubmissions() {
-        return tasks.refusedSubmissions();
-    }
-
-    @Override
-    public int capacity() {
-        return tasks.capacity;
-    }
-
-    @Override
-    public int maxMessageBytes() {
-        return tasks.maxMessageBytes;
     }
 }

@@ -1,7 +1,5 @@
 package org.ubft.common.crypto;
 
-import org.agrona.DirectBuffer;
-
 /**
  * A {@link CryptoService} that executes each task in the caller's thread when it is submitted and delivers the
  * result at the next {@link #poll} (not the one running: a task submitted from a result's handler waits for the poll
@@ -10,46 +8,24 @@ import org.agrona.DirectBuffer;
  * need. Tasks never wait, so none is ever dropped; a submission is refused when {@code 2 x capacity} results wait
  * to be polled.
  */
-final class SynchronousCryptoService implements CryptoService {
-    private final SigningKey key;
-    private final PublicKeys keys;
-    private final OwnerTasks tasks;
+final class SynchronousCryptoService extends OwnedTasksService {
     private final CryptoTask[] completed;
     private int head;
     private int count;
 
     SynchronousCryptoService(SigningKey key, PublicKeys keys, int capacity, int maxMessageBytes) {
-        this.key = key;
-        this.keys = keys;
-        this.tasks = new OwnerTasks(capacity, maxMessageBytes);
+        super(key, keys, capacity, maxMessageBytes);
         this.completed = new CryptoTask[tasks.totalTasks()];
     }
 
     @Override
-    public boolean submitSign(long correlationId, DirectBuffer message, int offset, int length) {
-        SubmitChecks.checkSign(key, tasks, message, offset, length);
-        CryptoTask task = tasks.take();
-        if (task == null) {
-            return false;
-        }
-        task.prepareSign(correlationId, message, offset, length);
-        complete(task);
-        return true;
+    CryptoTask acquire() {
+        return tasks.take();
     }
 
+    /** Executes the task now; its result waits for the next poll. */
     @Override
-    public boolean submitVerify(long correlationId, int signerNodeId, DirectBuffer message, int offset, int length,
-                                DirectBuffer signature, int signatureOffset, int signatureLength) {
-        CryptoTask task = tasks.take();
-        if (task == null) {
-            return false;
-        }
-        task.prepareVerify(correlationId, signerNodeId, message, offset, length, signature, signatureOffset, signatureLength);
-        complete(task);
-        return true;
-    }
-
-    private void complete(CryptoTask task) {
+    void enqueue(CryptoTask task) {
         task.execute(key, keys);
         completed[(head + count) % completed.length] = task;
         count++;
@@ -75,20 +51,5 @@ final class SynchronousCryptoService implements CryptoService {
     @Override
     public long droppedTasks() {
         return 0;
-    }
-
-    @Override
-    public long refusedSubmissions() {
-        return tasks.refusedSubmissions();
-    }
-
-    @Override
-    public int capacity() {
-        return tasks.capacity;
-    }
-
-    @Override
-    public int maxMessageBytes() {
-        return tasks.maxMessageBytes;
     }
 }
