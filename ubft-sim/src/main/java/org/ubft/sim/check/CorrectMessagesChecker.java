@@ -12,7 +12,8 @@ import java.util.function.IntFunction;
  * only a Byzantine sender's could be: judged invalid ({@link Drop}'s {@code INVALID_*}, Algorithm 5: each check
  * compares a message with its sender's own stream, state[p], which a correct sender's message always matches), badly
  * framed ({@code MALFORMED}, {@code UNKNOWN_TYPE}), or carrying a certificate or a signature that does not verify
- * ({@code BAD_CERTIFICATE}, {@code AFTER_BAD_CERTIFICATE}, {@code BAD_SIGNATURE}). A correct replica's message refused by
+ * ({@code BAD_CERTIFICATE}, {@code AFTER_BAD_CERTIFICATE}, {@code BAD_SIGNATURE}), or dropped unchecked as a replica
+ * proved faulty ({@code FROM_FAULTY}: in a correct run nobody is). A correct replica's message refused by
  * another is a protocol bug even when the run stays live: a leader whose paced re-proposals outlived a checkpoint sent
  * PREPAREs below its own CHECKPOINT (RestartedReplicaStreamTest, leader-crash-restart seed 6). Byzantine clients do
  * not exempt a run: nothing a client sends may make a correct replica's message refused. {@code BAD_SIGNATURE} and
