@@ -88,7 +88,10 @@ public final class RandomAdversary {
             case SILENT -> new Silent(from);
             case FORGER -> new Forger(from, 50_000 + random.nextLong(200_000));
             case MUTATOR -> new FieldMutator(from, 2 + random.nextInt(15));
-            case FLOOD -> new SignatureFlood(from, 10_000, true);
+            // at full rate, one forged CERTIFY a burst; or every millisecond a burst of up to 32 slots, forged or under
+            // valid signatures of its own over garbage digests (byz-signature-burst, byz-signed-garbage-burst)
+            case FLOOD -> random.nextBoolean() ? new SignatureFlood(from, 10_000, true)
+                : new SignatureFlood(from, 1_000_000, true, 1 + random.nextInt(32), random.nextBoolean());
             case STOP_AFTER_WILL_COMMIT -> new StopAfterWillCommit(from);
             case EQUIVOCATE_FAST -> new EquivocatingLeader(EquivocatingLeader.Mode.FAST, from);
             case EQUIVOCATE_SLOW -> new EquivocatingLeader(EquivocatingLeader.Mode.SLOW, from);
