@@ -260,10 +260,10 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
     }
 
     private static String provedFaultyLine(org.ubft.consensus.replica.Replica replica, int peer) {
-        return "replica-" + replica.self() + " warning at " + java.time.Instant.now() + ": replica-" + peer + " sent a"
-            + " signature that failed its check (a Byzantine replica, or one started with another key set: every"
-            + " replica needs the keys of one `ubft keygen` run); its messages here get only a few checks per executed"
-            + " slot from now on (proved_faulty in the counters)";
+        return "replica-" + replica.self() + " warning at " + java.time.Instant.now() + ": replica-" + peer + " is proved"
+            + " Byzantine: it sent a signature that failed its check, or certified another proposal than the leader's"
+            + " (or it runs with another key set: every replica needs the keys of one `ubft keygen` run); its messages"
+            + " here get only a few checks per executed slot from now on (proved_faulty in the counters)";
     }
 
     private static String leaveLine(org.ubft.consensus.replica.Replica replica, long view) {

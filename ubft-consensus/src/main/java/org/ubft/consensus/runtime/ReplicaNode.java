@@ -539,7 +539,10 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return sb.toString();
     }
 
-    /** The peers a signature failed its check from (comma-separated indexes): Byzantine, their budgets cut. */
+    /**
+     * The peers proved Byzantine here (comma-separated indexes: a signature of theirs failed its check, or they
+     * certified another PREPARE than the one accepted), their budgets cut.
+     */
     private String provedFaulty() {
         StringBuilder sb = new StringBuilder();
         for (int p = 0; p < ctbcast.links().members(); p++) {
