@@ -69,6 +69,13 @@ public final class EventHub implements SimEvents {
     }
 
     @Override
+    public void checkpoint(long time, int replica, long seq) {
+        for (SimEvents l : listeners) {
+            l.checkpoint(time, replica, seq);
+        }
+    }
+
+    @Override
     public void tick(long time) {
         for (SimEvents l : listeners) {
             l.tick(time);

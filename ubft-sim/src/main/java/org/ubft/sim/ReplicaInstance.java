@@ -22,6 +22,8 @@ final class ReplicaInstance {
     long lastEpoch;
     long pausedUntil;
     long view;
+    /** The stable checkpoint last reported ({@link SimEvents#checkpoint}). */
+    long checkpoint;
     /** Its signatures and executions, and until when they keep it busy (CPU in virtual time). */
     final org.ubft.sim.cpu.ReplicaCpu cpu = new org.ubft.sim.cpu.ReplicaCpu();
 

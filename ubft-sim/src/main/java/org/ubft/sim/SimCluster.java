@@ -189,6 +189,7 @@ public final class SimCluster {
         node.startAt(epoch, x.streamLog);
         x.node = node;
         x.view = node.replica().view();
+        x.checkpoint = node.replica().checkpointSeq();
     }
 
     /** The events as the slot's application reports them, each execution also counted in its {@link ReplicaCpu}. */
@@ -279,6 +280,11 @@ public final class SimCluster {
         if (view != x.view) {
             x.view = view;
             events.view(now, x.slot, view);
+        }
+        long checkpoint = x.node.replica().checkpointSeq();
+        if (checkpoint != x.checkpoint) {
+            x.checkpoint = checkpoint;
+            events.checkpoint(now, x.slot, checkpoint);
         }
     }
 

@@ -44,6 +44,10 @@ public interface SimEvents {
     default void view(long time, int replica, long view) {
     }
 
+    /** Replica {@code replica} took stable checkpoint {@code seq} (Algorithm 2, line 59). */
+    default void checkpoint(long time, int replica, long seq) {
+    }
+
     /** Periodic sample point ({@link SimCluster#SAMPLE_PERIOD_NANOS} of virtual time), for checkers that poll. */
     default void tick(long time) {
     }

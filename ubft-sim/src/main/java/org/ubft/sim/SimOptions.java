@@ -13,12 +13,14 @@ import org.ubft.sim.cpu.CpuCosts;
  * workload (the replicas run a {@link org.ubft.apps.kv.KvStore} under the {@link RecordingApp} and the clients issue
  * random GET/PUT/INCR/CAS on keys 1..kvKeys: {@link SimClient}); and what the replicas' CPU work costs in virtual
  * time ({@link CpuCosts}: each signature made or verified, each request executed, charged as busy time after the duty
- * cycle that did it); and whether the replicas' checking workers run late ({@link #withLateCheckers}).
+ * cycle that did it); whether the replicas' checking workers run late ({@link #withLateCheckers}); and the checkpoint
+ * interval K ({@code consensus.checkpoint.interval}, 0: the cluster file's default, the window's largest divisor up
+ * to 32).
  */
 public record SimOptions(int f, int fm, int clients, int inFlight, int window, int tail, int slowPathMicros,
                          int requestTimeoutMillis, int viewChangeTimeoutMillis, long clientTimeoutNanos,
                          long clientMaxTimeoutNanos, long tickNanos, long thinkNanos, ReplicaConfig.Path path,
-                         int kvKeys, CpuCosts cpu, boolean redis, boolean lateCheckers) {
+                         int kvKeys, CpuCosts cpu, boolean redis, boolean lateCheckers, int checkpointInterval) {
 
     /**
      * f = f_m = 1, 2 clients with 4 requests in flight each and 1 ms think time, W = 32, t = 16, slow path after
@@ -27,31 +29,31 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
      */
     public static SimOptions defaults() {
         return new SimOptions(1, 1, 2, 4, 32, 16, 500, 10, 20, 1_000_000, 20_000_000, 10_000, 1_000_000,
-            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT, false, false);
+            ReplicaConfig.Path.FAST, 0, CpuCosts.DEFAULT, false, false, 0);
     }
 
     public SimOptions withClients(int count, int perClientInFlight) {
         return new SimOptions(f, fm, count, perClientInFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis,
-            lateCheckers);
+            lateCheckers, checkpointInterval);
     }
 
     public SimOptions withWindowAndTail(int w, int t) {
         return new SimOptions(f, fm, clients, inFlight, w, t, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu, redis,
-            lateCheckers);
+            lateCheckers, checkpointInterval);
     }
 
     public SimOptions withPath(ReplicaConfig.Path first) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, first, kvKeys, cpu, redis,
-            lateCheckers);
+            lateCheckers, checkpointInterval);
     }
 
     public SimOptions withThinkNanos(long mean) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, mean, path, kvKeys, cpu, redis,
-            lateCheckers);
+            lateCheckers, checkpointInterval);
     }
 
     /** The key-value workload on {@code keys} keys (1 to 64; a small key space makes operations conflict). */
@@ -61,14 +63,14 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu,
-            false, lateCheckers);
+            false, lateCheckers, checkpointInterval);
     }
 
     /** The same cluster with virtual CPU costs {@code costs} ({@link CpuCosts#FREE}: none). */
     public SimOptions withCpu(CpuCosts costs) {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys,
-            java.util.Objects.requireNonNull(costs), redis, lateCheckers);
+            java.util.Objects.requireNonNull(costs), redis, lateCheckers, checkpointInterval);
     }
 
     /**
@@ -82,7 +84,7 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
         }
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, keys, cpu,
-            true, lateCheckers);
+            true, lateCheckers, checkpointInterval);
     }
 
     /**
@@ -94,7 +96,14 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
     public SimOptions withLateCheckers() {
         return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
             viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu,
-            redis, true);
+            redis, true, checkpointInterval);
+    }
+
+    /** The same cluster with a checkpoint every {@code k} slots ({@code k} divides the window; 0: the default). */
+    public SimOptions withCheckpointInterval(int k) {
+        return new SimOptions(f, fm, clients, inFlight, window, tail, slowPathMicros, requestTimeoutMillis,
+            viewChangeTimeoutMillis, clientTimeoutNanos, clientMaxTimeoutNanos, tickNanos, thinkNanos, path, kvKeys, cpu,
+            redis, lateCheckers, k);
     }
 
     /** Whether the workload is the key-value one ({@link #withKv}) or the Redis one ({@link #withRedis}). */
@@ -115,6 +124,9 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
             .set("consensus.slow.path.us", slowPathMicros)
             .set("consensus.request.timeout.ms", requestTimeoutMillis)
             .set("consensus.view.change.timeout.ms", viewChangeTimeoutMillis);
+        if (checkpointInterval > 0) {
+            b.checkpointInterval(checkpointInterval);
+        }
         for (int c = 0; c < clients; c++) {
             b.client(c, "127.0.0.1:" + (47200 + c));
         }

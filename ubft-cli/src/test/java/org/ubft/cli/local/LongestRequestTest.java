@@ -36,4 +36,31 @@ class LongestRequestTest {
             + slowSent + ".." + after);
         assertTrue(Long.parseLong(m.group(2)) >= 50_000, longest.summaryLine());
     }
+
+    @Test
+    void keepsTheLastSlowRequestsWithTheirSendTimes() throws Exception {
+        long[] calls = {0};
+        LongestRequest longest = new LongestRequest(request -> {
+            if (++calls[0] % 2 == 0) {
+                Thread.sleep(LongestRequest.SLOW_MICROS / 1000 + 2); // every second request is slow
+            }
+            return request;
+        });
+        assertEquals("slow_requests=", longest.slowLine(), "none yet");
+        long before = System.currentTimeMillis();
+        for (int i = 0; i < 2 * LongestRequest.SLOW_KEPT + 6; i++) {
+            longest.invoke(new byte[] {1});
+        }
+        long after = System.currentTimeMillis();
+        String[] slow = longest.slowLine().substring("slow_requests=".length()).split(",");
+        assertEquals(LongestRequest.SLOW_KEPT, slow.length, longest.slowLine());
+        long previous = 0;
+        for (String entry : slow) {
+            String[] parts = entry.split(":");
+            long sent = Long.parseLong(parts[0]);
+            assertTrue(sent >= before && sent <= after && sent >= previous, longest.slowLine());
+            assertTrue(Long.parseLong(parts[1]) >= LongestRequest.SLOW_MICROS, longest.slowLine());
+            previous = sent;
+        }
+    }
 }

@@ -386,6 +386,11 @@ public final class ClusterConfig {
             return set(ConfigKey.CONSENSUS_WINDOW.key(), w);
         }
 
+        /** Sets {@code consensus.checkpoint.interval}. */
+        public Builder checkpointInterval(int k) {
+            return set(ConfigKey.CONSENSUS_CHECKPOINT_INTERVAL.key(), k);
+        }
+
         /** Sets {@code register.value.bytes}. */
         public Builder registerValueBytes(int bytes) {
             return set(ConfigKey.REGISTER_VALUE_BYTES.key(), bytes);

@@ -22,6 +22,11 @@ public enum ConfigKey {
             "t: CTBcast delivers the last t messages of each broadcaster; slots per tail channel and register array"),
     CONSENSUS_WINDOW("consensus.window", Kind.INT, "256", 1, 65536, List.of(),
             "W: consensus slots opened by each checkpoint"),
+    CONSENSUS_CHECKPOINT_INTERVAL("consensus.checkpoint.interval", Kind.INT, "auto", 1, 65536, List.of("auto"),
+            "K: the replicas certify a checkpoint every K executed slots; must divide consensus.window (a view change "
+            + "re-commits the slots since the last checkpoint, so a smaller K shortens fail-over, and each checkpoint "
+            + "digests the whole application state; auto = the largest divisor of the window up to "
+            + ConsensusSettings.AUTO_CHECKPOINT_INTERVAL + ")"),
     CONSENSUS_BATCH("consensus.batch", Kind.INT, "8", 1, 1024, List.of(),
             "client requests the leader puts in one consensus slot at most"),
     CONSENSUS_PIPELINE("consensus.pipeline", Kind.INT, "16", 1, 65536, List.of(),

@@ -63,7 +63,7 @@ final class ConfigParser {
                 integer(ConfigKey.CONSENSUS_REQUEST_TIMEOUT_MS), integer(ConfigKey.CONSENSUS_VIEW_CHANGE_TIMEOUT_MS),
                 autoOrInteger(ConfigKey.CONSENSUS_SIGNATURE_WORKERS,
                     ConsensusSettings.autoSignatureWorkers(Runtime.getRuntime().availableProcessors())),
-                integer(ConfigKey.CONSENSUS_TIME_BOUND_MS));
+                integer(ConfigKey.CONSENSUS_TIME_BOUND_MS), checkpointInterval(window));
         int valueBytes = integer(ConfigKey.REGISTER_VALUE_BYTES);
         int deltaUs = integer(ConfigKey.REGISTER_DELTA_US);
         int maxMessage = integer(ConfigKey.CHANNEL_MAX_MESSAGE_BYTES);
@@ -165,6 +165,21 @@ final class ConfigParser {
         }
         problems.add(bad(key.key(), value, key.expected()));
         return -1;
+    }
+
+    /** {@code consensus.checkpoint.interval}, {@code auto} resolved; a problem noted unless it divides the window. */
+    private int checkpointInterval(int window) {
+        if (window < 1) {
+            return 1; // the window's problem is noted already
+        }
+        int k = autoOrInteger(ConfigKey.CONSENSUS_CHECKPOINT_INTERVAL, ConsensusSettings.autoCheckpointInterval(window));
+        if (k >= 1 && window % k != 0) {
+            problems.add("key '" + ConfigKey.CONSENSUS_CHECKPOINT_INTERVAL.key() + "' = " + k + " must divide '"
+                + ConfigKey.CONSENSUS_WINDOW.key() + "' (" + window + "); use a divisor such as "
+                + ConsensusSettings.autoCheckpointInterval(window) + ", or auto");
+            return 1;
+        }
+        return Math.max(k, 1);
     }
 
     /** An integer key that also accepts {@code auto}, which stands for {@code auto} (this host's value). */

@@ -74,6 +74,15 @@ class ClusterConfigErrorsTest {
     }
 
     @Test
+    void aCheckpointIntervalThatDoesNotDivideTheWindowIsRefused() {
+        assertEquals(prefix() + "key 'consensus.checkpoint.interval' = 48 must divide 'consensus.window' (256); use a"
+                + " divisor such as 32, or auto",
+                error(ClusterFiles.MINIMAL + "consensus.window = 256\nconsensus.checkpoint.interval = 48\n"));
+        assertEquals(prefix() + "key 'consensus.checkpoint.interval' = 'often': expected auto or an integer from 1 to"
+                + " 65536", error(ClusterFiles.MINIMAL + "consensus.checkpoint.interval = often\n"));
+    }
+
+    @Test
     void missingRequiredKeySaysWhatToPut() {
         assertEquals(prefix() + "missing required key 'fabric': add a line 'fabric = shm' (expected one of shm, tcp, rdma)",
                 error(ClusterFiles.minimalWithout("fabric")));

@@ -10,19 +10,22 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 /**
  * The CERTIFY-CHECKPOINT shares a replica holds (Algorithm 2, lines 44-49): per signer its latest verified share (one
  * per replica and checkpoint); f+1 matching ones make the certificate CΣ, counted by a {@link MatchingQuorum} (value:
- * the checkpoint's sequence number and digest). Per signer and parity of seq / W, the share last tried, so that none of
- * the next two checkpoints is verified twice. Fixed memory: n shares.
+ * the checkpoint's sequence number and digest). Per signer and checkpoint of the next 2W slots (seq / K modulo 2W / K),
+ * the share last tried, so that none of them is verified twice. Fixed memory: n shares and 2W / K tries per signer.
  */
 final class CheckpointShares {
-    private final int window;
+    private final int interval;
+    private final int perSigner;
     private final MatchingQuorum held;
     private final long[] tried;
     private final byte[] signature;
 
-    CheckpointShares(int n, int quorum, int window) {
-        this.window = window;
+    /** @param window W; @param interval K, a checkpoint every K slots (K divides W) */
+    CheckpointShares(int n, int quorum, int window, int interval) {
+        this.interval = interval;
+        this.perSigner = 2 * (window / interval);
         held = new MatchingQuorum(1, n, quorum);
-        tried = new long[2 * n];
+        tried = new long[perSigner * n];
         signature = new byte[n * SIGNATURE_BYTES];
     }
 
@@ -46,7 +49,7 @@ final class CheckpointShares {
     }
 
     private int triedIndex(int signer, long s) {
-        return signer * 2 + (int) ((s / window) & 1);
+        return signer * perSigner + (int) ((s / interval) % perSigner);
     }
 
     /**

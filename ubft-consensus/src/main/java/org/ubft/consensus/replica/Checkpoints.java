@@ -17,11 +17,17 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
  * Checkpoints (paper §5.2, Algorithm 2, lines 43-61): the replica's stable checkpoint (its sequence number, the
- * state's digest and the certificate CΣ), which opens slots [seq, seq + W); the state this replica computed for the
- * next one and its CERTIFY-CHECKPOINT (lines 44-47); f+1 shares making CΣ (line 49, {@link CheckpointShares}); a
+ * state's digest and the certificate CΣ), which opens slots [seq, seq + W); the states this replica computed for the
+ * next ones and its CERTIFY-CHECKPOINTs (lines 44-47); f+1 shares making CΣ (line 49, {@link CheckpointShares}); a
  * peer's CHECKPOINT (lines 52-55); and MaybeCheckpoint (lines 57-61), which takes a certified checkpoint that
  * supersedes the current one and brings the state up to speed: its own state if it computed the same, else state
  * transfer ({@link StateTransferPort}), during which nothing executes ({@link #fetching()}).
+ *
+ * <p>A checkpoint comes every K slots ({@code ReplicaConfig.checkpointInterval}, K divides W), not only when the
+ * window's last slot executed (the paper's K = W): a replica certifies the state after each slot that is a multiple
+ * of K, and keeps what it computed for the checkpoints of its window ({@link OwnStates}, at most W / K + 1), so that
+ * when one is certified after it executed further, it still has that checkpoint's state to keep and offer.
+ * docs/design.md §14, "Checkpoints every K slots", says why this is safe.
  */
 final class Checkpoints {
     /** What a checkpoint needs of the replica. */
@@ -45,6 +51,7 @@ final class Checkpoints {
     private final int self;
     private final int n;
     private final int window;
+    private final int interval;
     private final int maxSharesBytes;
     private final ByzantineChecks checks;
     private final ChargedCrypto crypto;
@@ -68,10 +75,8 @@ final class Checkpoints {
     private final UnsafeBuffer stableShares;
     private int stableSharesLength;
     private boolean fetching;
-    /** The state this replica computed (or fetched) last, with its sequence number and digest. */
-    private byte[] ownState;
-    private final byte[] ownStateDigest = new byte[DIGEST_BYTES];
-    private long ownStateSeq = -1;
+    /** The states this replica computed (or fetched) for the checkpoints from the stable one on. */
+    private final OwnStates own;
 
     /** The CHECKPOINT being checked: its shares verified as CERTIFY-CHECKPOINTs need no second check. */
     private long checkSeq;
@@ -86,6 +91,7 @@ final class Checkpoints {
         this.self = self;
         this.n = config.n();
         this.window = config.window();
+        this.interval = config.checkpointInterval();
         this.maxSharesBytes = maxSharesBytes;
         this.checks = checks;
         this.crypto = crypto;
@@ -93,16 +99,16 @@ final class Checkpoints {
         this.counters = counters;
         this.executor = executor;
         this.host = host;
-        this.shares = new CheckpointShares(n, config.quorum(), window);
+        this.shares = new CheckpointShares(n, config.quorum(), window, interval);
+        this.own = new OwnStates(window / interval + 1, interval);
         this.stableShares = new UnsafeBuffer(new byte[maxSharesBytes]);
     }
 
     /** Algorithm 2, line 6: the initial checkpoint (Initial, [0, W)), certified by definition; every state[p] starts at it. */
     void initial(PeerState[] peers) {
-        ownState = executor.encodeState();
-        ownStateSeq = 0;
-        fingerprints.fingerprint(ownState, 0, ownState.length, stableDigest, 0);
-        System.arraycopy(stableDigest, 0, ownStateDigest, 0, DIGEST_BYTES);
+        byte[] state = executor.encodeState();
+        fingerprints.fingerprint(state, 0, state.length, stableDigest, 0);
+        own.put(0, state, stableDigest);
         stableShares.putByte(0, (byte) 0);
         stableSharesLength = 1;
         for (PeerState p : peers) {
@@ -116,7 +122,10 @@ final class Checkpoints {
 
     void stateTransfer(StateTransferPort port) {
         this.transfer = port;
-        port.offer(ownStateSeq, ownState);
+        int i = own.find(seq);
+        if (i >= 0) {
+            port.offer(seq, own.state(i));
+        }
     }
 
     /** The stable checkpoint's sequence number: slots [seq, seq + W) are open. */
@@ -135,18 +144,32 @@ final class Checkpoints {
             .bytes(stableShares, 0, stableSharesLength);
     }
 
-    /** The last slot of the window executed: Algorithm 2, lines 44-47, sign (state digest, next window), TBcast it. */
-    void certify() {
-        long next = seq + window;
-        ownState = executor.encodeState();
-        ownStateSeq = next;
-        fingerprints.fingerprint(ownState, 0, ownState.length, digest, 0);
-        System.arraycopy(digest, 0, ownStateDigest, 0, DIGEST_BYTES);
+    /** The checkpoint interval K: checkpoints are at multiples of K. */
+    int interval() {
+        return interval;
+    }
+
+    /**
+     * Slot {@code next} - 1, a multiple of K minus one, executed: Algorithm 2, lines 44-47, sign (state digest,
+     * {@code next}), TBcast it, and keep the state.
+     */
+    void certify(long next) {
+        record(next);
         int len = statements.checkpoint(next, digest, 0);
         crypto.sign(statements.bytes(), 0, len, signature, 0);
         writer.wrap(send, 0).u8(ConsensusWire.CERTIFY_CHECKPOINT).i64(next).bytes(digest, 0, DIGEST_BYTES)
             .bytes(signature, 0, SIGNATURE_BYTES);
         out.tbcast(send, 0, writer.length());
+    }
+
+    /**
+     * Keeps the state after slot {@code next} - 1 as this replica's for checkpoint {@code next} (a restarted
+     * replica's replay keeps it without signing), its digest in {@link #digest}.
+     */
+    void record(long next) {
+        byte[] state = executor.encodeState();
+        fingerprints.fingerprint(state, 0, state.length, digest, 0);
+        own.put(next, state, digest);
     }
 
     /** Algorithm 2, line 49, the reader past the type: f+1 CERTIFY-CHECKPOINT shares make CΣ. */
@@ -158,7 +181,7 @@ final class Checkpoints {
             counters.drop(Drop.MALFORMED);
             return;
         }
-        if (s % window != 0) {
+        if (s % interval != 0) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -203,7 +226,7 @@ final class Checkpoints {
         int sharesAt = reader.position();
         int k = reader.u8();
         reader.skip(k * SHARE_BYTES);
-        if (!reader.complete() || s % window != 0) {
+        if (!reader.complete() || s % interval != 0) {
             counters.drop(Drop.MALFORMED);
             return;
         }
@@ -266,10 +289,13 @@ final class Checkpoints {
         stableShares.putBytes(0, certificate, offset, length);
         stableSharesLength = length;
         counters.checkpoints++;
-        // line 60: App.BringUpToSpeed(checkpoint)
-        if (ownStateSeq == s && host.nextExec() == s && Arrays.equals(ownStateDigest, cpDigest)) {
-            transfer.offer(s, ownState);
-            decisions.checkpoint(s, cpDigest, stableShares, 0, stableSharesLength, ownState);
+        // line 60: App.BringUpToSpeed(checkpoint): this replica's state of s if it computed the same (it may have
+        // executed further since, K < W); else state transfer
+        int i = own.find(s);
+        if (i >= 0 && host.nextExec() >= s && Arrays.equals(own.digest(i), cpDigest)) {
+            own.forgetBefore(s);
+            transfer.offer(s, own.state(i));
+            decisions.checkpoint(s, cpDigest, stableShares, 0, stableSharesLength, own.state(i));
         } else {
             fetching = true;
             counters.stateTransfers++;
@@ -292,9 +318,8 @@ final class Checkpoints {
         }
         fetching = false;
         host.stateRestored(s);
-        ownState = state;
-        System.arraycopy(stableDigest, 0, ownStateDigest, 0, DIGEST_BYTES); // state transfer verified it
-        ownStateSeq = s;
+        own.clear();
+        own.put(s, state, stableDigest); // state transfer verified it
         transfer.offer(s, state);
         decisions.checkpoint(s, stableDigest, stableShares, 0, stableSharesLength, state);
         return true;
@@ -310,7 +335,12 @@ final class Checkpoints {
         fingerprints.fingerprint(state, 0, state.length, digest, 0);
         UnsafeBuffer cert = new UnsafeBuffer(certificate);
         int k = certificate.length > 0 ? certificate[0] & 0xFF : 0;
-        if (s % window != 0 || !Arrays.equals(digest, d) || certificate.length != 1 + k * SHARE_BYTES
+        if (s % interval != 0) {
+            throw new IllegalStateException("the kept checkpoint " + s + " is not a multiple of the checkpoint"
+                + " interval K = " + interval + " (consensus.checkpoint.interval): the data directory was written with"
+                + " another interval; start with the interval it was written with, or with an empty --data-dir");
+        }
+        if (!Arrays.equals(digest, d) || certificate.length != 1 + k * SHARE_BYTES
             || !ByzantineChecks.validShares(crypto, n, config.quorum(), cert, 1, k, statements.bytes(),
                 statements.checkpoint(s, d, 0), signature)) {
             throw new IllegalStateException("the kept state of checkpoint " + s + " does not match the"
@@ -323,9 +353,8 @@ final class Checkpoints {
         System.arraycopy(d, 0, stableDigest, 0, DIGEST_BYTES);
         stableShares.putBytes(0, certificate);
         stableSharesLength = certificate.length;
-        ownState = state;
-        ownStateSeq = s;
-        System.arraycopy(d, 0, ownStateDigest, 0, DIGEST_BYTES);
+        own.clear();
+        own.put(s, state, d);
         transfer.offer(s, state);
     }
 }

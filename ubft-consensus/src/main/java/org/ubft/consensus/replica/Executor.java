@@ -53,7 +53,7 @@ final class Executor {
     private long lastRecommit = Long.MIN_VALUE / 4;
     /** Where this replica keeps its executed batches for a restart ({@code Replica.recoverDecisions}). */
     private DecisionStore decisions = DecisionStore.NONE;
-    /** While kept batches are replayed after a restart: nothing is kept again, no checkpoint certified. */
+    /** While kept batches are replayed after a restart: nothing is kept again, no checkpoint signed (states kept). */
     private boolean replaying;
     /** The replicated time of the last batch with requests executed (0 before any): never goes back. */
     private long time;
@@ -113,7 +113,7 @@ final class Executor {
         }
     }
 
-    /** Applies decided slots in order (Algorithm 2, line 45), then certifies the next checkpoint (lines 44-47). */
+    /** Applies decided slots in order (Algorithm 2, line 45), certifying a checkpoint every K slots (lines 44-47). */
     void executeReady(SlotTable slots, Checkpoints checkpoints, RequestIntake intake) {
         int window = config.window();
         while (!checkpoints.fetching() && nextExec < checkpoints.seq() + window) {
@@ -130,8 +130,12 @@ final class Executor {
             nextExec++;
             lastProgress = clock.nanoTime();
             stages.record(StageLatencies.Stage.EXECUTE, lastProgress - slots.decideTime[i]);
-            if (nextExec == checkpoints.seq() + window && !replaying) {
-                checkpoints.certify();
+            if (nextExec % checkpoints.interval() == 0) { // every K slots (K = W: the window's last, the paper's)
+                if (replaying) {
+                    checkpoints.record(nextExec); // signed before the restart; kept so that it can be taken
+                } else {
+                    checkpoints.certify(nextExec);
+                }
             }
         }
     }
@@ -139,7 +143,7 @@ final class Executor {
     /**
      * A restarted replica executes again the batches it kept, of slots {@code nextExec}, {@code nextExec + 1}, ...,
      * within the window (each one it decided: executing it again decides nothing new); returns how many. Nothing is
-     * kept again and no checkpoint certified meanwhile.
+     * kept again and no checkpoint signed meanwhile (the states of those it passes are kept).
      */
     int replay(java.util.List<byte[]> batches, SlotTable slots, Checkpoints checkpoints, RequestIntake intake) {
         int replayed = 0;

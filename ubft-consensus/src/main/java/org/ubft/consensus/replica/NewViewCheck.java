@@ -26,6 +26,7 @@ final class NewViewCheck {
     private final int n;
     private final int quorum;
     private final int window;
+    private final int interval;
     private final int maxVcStateBytes;
     private final int maxSharesBytes;
     private final ByzantineChecks checks;
@@ -42,6 +43,7 @@ final class NewViewCheck {
         this.n = config.n();
         this.quorum = config.quorum();
         this.window = config.window();
+        this.interval = config.checkpointInterval();
         this.maxVcStateBytes = maxVcStateBytes;
         this.maxSharesBytes = maxSharesBytes;
         this.checks = checks;
@@ -159,7 +161,7 @@ final class NewViewCheck {
         int sharesAt = r.skip(sharesLength);
         int count = r.u16();
         r.skip(count * 48);
-        if (!r.complete() || seq < 0 || seq % window != 0 || sharesLength < 1 || sharesLength > maxSharesBytes) {
+        if (!r.complete() || seq < 0 || seq % interval != 0 || sharesLength < 1 || sharesLength > maxSharesBytes) {
             return EMBEDDED_MALFORMED; // (the shares are copied into a buffer of maxSharesBytes, even checkpoint 0's)
         }
         if (seq == 0) {

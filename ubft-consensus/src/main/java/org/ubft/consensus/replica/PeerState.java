@@ -23,6 +23,7 @@ final class PeerState {
 
     final int replica;
     final int window;
+    private final int interval;
     final int maxBatchBytes;
 
     long view;
@@ -76,6 +77,12 @@ final class PeerState {
     long needK;
 
     PeerState(int replica, int window, int maxBatchBytes, int maxCheckpointSharesBytes) {
+        this(replica, window, window, maxBatchBytes, maxCheckpointSharesBytes);
+    }
+
+    /** @param interval K, the checkpoint interval: a checkpoint's sequence number is a multiple of it */
+    PeerState(int replica, int window, int interval, int maxBatchBytes, int maxCheckpointSharesBytes) {
+        this.interval = interval;
         this.replica = replica;
         this.window = window;
         this.maxBatchBytes = maxBatchBytes;
@@ -326,7 +333,7 @@ final class PeerState {
         r.skip(32);
         int shares = r.u16();
         r.skip(shares);
-        if (r.bad() || v < 0 || inView < 0 || seq < 0 || seq % window != 0 || shares < 1 || shares > maxSharesBytes) {
+        if (r.bad() || v < 0 || inView < 0 || seq < 0 || seq % interval != 0 || shares < 1 || shares > maxSharesBytes) {
             return false;
         }
         for (int list = 0; list < 2; list++) {
@@ -349,7 +356,7 @@ final class PeerState {
             r.skip(32);
             int cpShares = r.u16();
             r.skip(cpShares);
-            if (start < 0 || start % window != 0 || cpSeq != start || cpShares < 1 || cpShares > maxSharesBytes) {
+            if (start < 0 || start % interval != 0 || cpSeq != start || cpShares < 1 || cpShares > maxSharesBytes) {
                 return false;
             }
             int count = r.u16();

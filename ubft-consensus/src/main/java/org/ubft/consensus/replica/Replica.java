@@ -123,7 +123,7 @@ public final class Replica {
 
         peers = new PeerState[n];
         for (int p = 0; p < n; p++) {
-            peers[p] = new PeerState(p, window, maxBatchBytes, maxSharesBytes);
+            peers[p] = new PeerState(p, window, config.checkpointInterval(), maxBatchBytes, maxSharesBytes);
         }
         gaps = new GapRecovery(config, self, slots, peers, checks, this.crypto, out, counters, clock, time, hooks);
         int maxCtbcastBytes = MessageSizes.maxCtbcastBytes(config);

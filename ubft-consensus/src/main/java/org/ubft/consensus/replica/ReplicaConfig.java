@@ -18,10 +18,13 @@ package org.ubft.consensus.replica;
  * @param slowPathTimeoutNanos  a slot not decided this long after its PREPARE starts its slow path
  * @param requestTimeoutNanos   a request received from a client and not decided within this suspects the leader
  * @param viewChangeTimeoutNanos a view whose NEW_VIEW has not arrived within this (doubled per failed view) is sealed
+ * @param checkpointInterval    K: a checkpoint is certified every K executed slots (K divides W; the paper's K = W,
+ *                              docs/design.md §14, "Checkpoints every K slots")
  */
 public record ReplicaConfig(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
                             int maxBatchRequests, int maxBatchBytes, int pipeline, Path path,
-                            long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos) {
+                            long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos,
+                            int checkpointInterval) {
     /** Which consensus path replicas take first. */
     public enum Path { FAST, SLOW }
 
@@ -34,6 +37,18 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
             || viewChangeTimeoutNanos <= 0) {
             throw new IllegalArgumentException("invalid replica config " + this);
         }
+        if (checkpointInterval < 1 || checkpointInterval > window || window % checkpointInterval != 0) {
+            throw new IllegalArgumentException("the checkpoint interval K = " + checkpointInterval
+                + " must divide the window W = " + window);
+        }
+    }
+
+    /** A replica config whose checkpoints come every W slots, as the paper's (K = W). */
+    public ReplicaConfig(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
+                         int maxBatchRequests, int maxBatchBytes, int pipeline, Path path,
+                         long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos) {
+        this(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests, maxBatchBytes, pipeline, path,
+            slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, window);
     }
 
     /**
@@ -79,28 +94,39 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
             2_000_000, 200_000_000, 200_000_000);
     }
 
+    /** This config with window {@code w}; the checkpoint interval kept where it divides {@code w}, else W. */
     public ReplicaConfig withWindow(int w) {
+        int k = checkpointInterval < window && checkpointInterval <= w && w % checkpointInterval == 0
+            ? checkpointInterval : w;
         return new ReplicaConfig(n, w, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests, maxBatchBytes,
-            pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+            pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, k);
+    }
+
+    /** This config with a checkpoint every {@code k} slots ({@code k} divides W). */
+    public ReplicaConfig withCheckpointInterval(int k) {
+        return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
+            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, k);
     }
 
     public ReplicaConfig withPath(Path p) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
-            maxBatchBytes, pipeline, p, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+            maxBatchBytes, pipeline, p, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos,
+            checkpointInterval);
     }
 
     public ReplicaConfig withBatching(int requests, int bytes, int inFlight) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, requests, bytes, inFlight,
-            path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+            path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, checkpointInterval);
     }
 
     public ReplicaConfig withTimeouts(long slowPath, long request, long viewChange) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
-            maxBatchBytes, pipeline, path, slowPath, request, viewChange);
+            maxBatchBytes, pipeline, path, slowPath, request, viewChange, checkpointInterval);
     }
 
     public ReplicaConfig withTail(int t) {
         return new ReplicaConfig(n, window, t, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
-            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos);
+            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos,
+            checkpointInterval);
     }
 }

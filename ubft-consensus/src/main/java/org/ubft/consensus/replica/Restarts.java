@@ -86,8 +86,9 @@ final class Restarts {
         intake.skipExecuted();
         proposer.skipTo(executor.nextExec());
         counters.recoveredSlots = replayed;
-        if (executor.nextExec() == checkpoints.seq() + window) {
-            checkpoints.certify(); // replaying certifies nothing: the window's end was reached
+        long next = executor.nextExec();
+        if (next > checkpoints.seq() && next % checkpoints.interval() == 0) {
+            checkpoints.certify(next); // replaying signs nothing: a checkpoint (maybe the window's end) was reached
         }
         return replayed;
     }

@@ -13,7 +13,8 @@ import java.util.Arrays;
  *
  * <p>Why a correct sender never runs out (the sizes, from the paper's message pattern): per slot a replica sends at
  * most one CERTIFY (Algorithm 2, line 22) and one COMMIT whose f+1 shares are mostly known already (Algorithm 2, line
- * 36), per W slots one CERTIFY-CHECKPOINT and one CHECKPOINT of f+1 shares (lines 47, 61); per view change one
+ * 36), per K slots (K divides W, at least 1) one CERTIFY-CHECKPOINT and one CHECKPOINT of f+1 shares mostly known
+ * already (lines 47, 61); per view change one
  * SEAL_VIEW, one CRTFY_VC per subject to the leader, one NEW_VIEW of f+1 certificates of f+1 shares plus their
  * checkpoint certificates and a re-proposed window (Algorithm 3); a SUMMARY or a gap's held messages at most t at
  * once (Algorithm 4). {@link #perSlot} is twice the per-slot need, the cap covers a window and a tail of COMMITs at
@@ -110,7 +111,7 @@ final class VerificationBudget {
     /**
      * Takes a token of broadcaster {@code broadcaster} for a check of a SIGNED of its CTBcast stream (CTBcast's slow
      * path): a bucket of its own per broadcaster, of the same size and credit as the consensus one (a correct
-     * broadcaster CTBcasts at most a PREPARE and a COMMIT per slot, a CHECKPOINT per W slots, a SEAL_VIEW and a NEW_VIEW
+     * broadcaster CTBcasts at most a PREPARE and a COMMIT per slot, a CHECKPOINT per K slots, a SEAL_VIEW and a NEW_VIEW
      * per view, and a SIGNED's register reads check at most n more values), so that a broadcaster that withholds its
      * LOCKs and floods its stream delays only its own stream's slow path here.
      */

@@ -94,7 +94,7 @@ public final class ReplicaNode implements Agent, AutoCloseable {
     private long resumedAt;
 
     /**
-     * The replica settings a cluster file implies (n, W, t, clients), with the given first path. The largest request
+     * The replica settings a cluster file implies (n, W, K, t, clients), with the given first path. The largest request
      * and reply are what a client link carries, which {@code channel.max.message.bytes} sets
      * ({@link #MAX_REQUEST_KEY}).
      */
@@ -105,7 +105,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         ConsensusSettings c = cluster.consensus();
         return ReplicaConfig.of(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
             maxRequest, maxReply, c.batch(), c.pipeline(), path, c.slowPathMicros() * 1_000L,
-            c.requestTimeoutMillis() * 1_000_000L, c.viewChangeTimeoutMillis() * 1_000_000L);
+            c.requestTimeoutMillis() * 1_000_000L, c.viewChangeTimeoutMillis() * 1_000_000L)
+            .withCheckpointInterval(c.checkpointInterval());
     }
 
     /**

@@ -54,6 +54,8 @@ final class ModelCluster {
     final org.ubft.consensus.runtime.StreamPreverifier[] streamPreverifiers;
     private java.util.function.BiFunction<Integer, Integer, org.ubft.common.crypto.CryptoService> checkers;
     long latencyNanos = 2_000;
+    /** Extra latency of replica {@code from}'s messages to replica {@code to} (CTBcast, TBcast, direct), per link. */
+    long[][] linkLatencyNanos;
     long jitterNanos = 0;
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     /** Where the replicas' wall clocks start (virtual time 0), in milliseconds since the epoch: 2026-01-01. */
@@ -214,6 +216,9 @@ final class ModelCluster {
      */
     private long delay(Kind kind, int from, int to) {
         long d = latencyNanos + (jitterNanos > 0 ? (long) (random.nextDouble() * jitterNanos) : 0);
+        if (linkLatencyNanos != null && kind != Kind.REQUEST && kind != Kind.REPLY) {
+            d += linkLatencyNanos[from][to];
+        }
         long key = ((long) kind.ordinal() << 40) | ((long) from << 20) | to;
         long at = Math.max(clock.now + d, lastDelivery.getOrDefault(key, 0L));
         lastDelivery.put(key, at);

@@ -280,6 +280,23 @@ public final class Scenarios {
         .withOptions(r -> SimOptions.defaults()).named("restart-then-leader-crash-cpu");
 
     /**
+     * {@code s} with a checkpoint every 4 slots (K = 4, {@code consensus.checkpoint.interval}) in its window (W = 32 by
+     * default): stable checkpoints inside the window, shares of consecutive checkpoints crossing, a replica taking the
+     * state it kept for a checkpoint it executed past (design.md §14, "Checkpoints every K slots"), and view changes,
+     * restarts and the adversary's attacks with checkpoints falling anywhere.
+     */
+    static Scenario everyFourSlots(Scenario s) {
+        return s.withOptions(r -> s.options().apply(r).withCheckpointInterval(4)).named(s.name() + "-k4")
+            .described(s.description() + "; a checkpoint every 4 slots (K = 4)");
+    }
+
+    public static final Scenario LEADER_CRASH_K4 = everyFourSlots(LEADER_CRASH);
+    public static final Scenario FOLLOWER_CRASH_RESTART_K4 = everyFourSlots(FOLLOWER_CRASH_RESTART);
+    public static final Scenario RESTART_THEN_LEADER_CRASH_K4 = everyFourSlots(RESTART_THEN_LEADER_CRASH);
+    public static final Scenario KV_LEADER_CRASH_K4 = everyFourSlots(KV_LEADER_CRASH);
+    public static final Scenario ADVERSARY_MIXED_K4 = everyFourSlots(AdversaryScenarios.MIXED);
+
+    /**
      * Every scenario of {@code ubft sim --scenario all}: these, the Byzantine ones ({@link ByzantineScenarios#ALL}) and
      * the Twins representatives ({@link TwinsScenarios#SAMPLE}; the whole enumeration runs as {@code twins-e}).
      */
@@ -289,7 +306,8 @@ public final class Scenarios {
         LOSSY_FOLLOWER_CRASH, LAGGING_FOLLOWER_PARTNER_CRASH, RESTART_THEN_LEADER_CRASH, LEADER_CRASH_RESTART,
         RESTART_THEN_LEADER_CRASH_CPU, LAGGING_FOLLOWER_PARTNER_CRASH_CPU,
         KV_ALL_CORRECT, KV_LEADER_CRASH, KV_LOSSY_BEFORE_GST, KV_FOLLOWER_CRASH_RESTART, KV_REDIS_ALL_CORRECT,
-        KV_REDIS_LEADER_CRASH, KV_REDIS_FOLLOWER_CRASH_RESTART, KV_REDIS_CLOCK_SKEW, KV_REDIS_BYZ_CLOCK),
+        KV_REDIS_LEADER_CRASH, KV_REDIS_FOLLOWER_CRASH_RESTART, KV_REDIS_CLOCK_SKEW, KV_REDIS_BYZ_CLOCK,
+        LEADER_CRASH_K4, FOLLOWER_CRASH_RESTART_K4, RESTART_THEN_LEADER_CRASH_K4, KV_LEADER_CRASH_K4, ADVERSARY_MIXED_K4),
         ByzantineScenarios.ALL.stream(), TimeScenarios.ALL.stream(),
         Stream.of(AdversaryScenarios.RANDOM, AdversaryScenarios.MIXED, AdversaryScenarios.REFUSING),
         TwinsScenarios.SAMPLE.stream())
