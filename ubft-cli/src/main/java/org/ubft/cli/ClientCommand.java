@@ -106,7 +106,7 @@ public final class ClientCommand implements Callable<Integer> {
                 out.println(book.summaryLine());
             }
             out.println(longest.summaryLine());
-            out.println(longest.slowLine());
+            out.println(longest.longestLine());
             out.println("client_counters=" + client.counters());
             if (outDir != null) {
                 summary.writeTo(outDir);

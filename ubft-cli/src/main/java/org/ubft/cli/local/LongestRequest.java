@@ -5,22 +5,20 @@ import java.time.Instant;
 /**
  * An {@link FlipWorkload.Invoker} that notes when the longest of its requests was sent (wall clock) and how long it
  * took, so that an operator who killed a replica can tell whether the longest request was the one in flight across
- * the fault ({@code bin/faults-bench failover} prints it beside the replicas' view-change lines), and the last
- * {@value #SLOW_KEPT} requests that took at least {@value #SLOW_MICROS} µs, so that the one in flight across a fault
- * can be found by its send time (a fresh client JVM has slow requests of its own).
+ * the fault ({@code bin/faults-bench failover} prints it beside the replicas' view-change lines), and the
+ * {@value #KEPT} longest requests with their send times, so that the one in flight across a fault can be found by
+ * its send time even when the run's longest is another (a fresh client JVM has slow requests of its own).
  */
 public final class LongestRequest implements FlipWorkload.Invoker {
-    /** A request this slow is kept in {@link #slowLine}. */
-    static final long SLOW_MICROS = 10_000;
-    /** How many of the slow requests are kept (the last ones). */
-    static final int SLOW_KEPT = 32;
+    /** How many of the longest requests {@link #longestLine} names. */
+    static final int KEPT = 8;
 
     private final FlipWorkload.Invoker invoker;
     private long longestNanos = -1;
     private long sentAtMillis;
-    private final long[] slowSentAtMillis = new long[SLOW_KEPT];
-    private final long[] slowTookMicros = new long[SLOW_KEPT];
-    private int slowCount;
+    private final long[] keptSentAtMillis = new long[KEPT];
+    private final long[] keptNanos = new long[KEPT];
+    private int kept;
 
     public LongestRequest(FlipWorkload.Invoker invoker) {
         this.invoker = invoker;
@@ -36,31 +34,51 @@ public final class LongestRequest implements FlipWorkload.Invoker {
             longestNanos = took;
             sentAtMillis = wall;
         }
-        if (took >= SLOW_MICROS * 1000) {
-            int i = slowCount++ % SLOW_KEPT;
-            slowSentAtMillis[i] = wall;
-            slowTookMicros[i] = took / 1000;
-        }
+        keep(wall, took);
         return reply;
     }
 
-    /**
-     * {@code slow_requests=<sent at, ms since the epoch>:<took µs>,...}: the last {@value #SLOW_KEPT} requests of at
-     * least {@value #SLOW_MICROS} µs, oldest first (empty list if none).
-     */
-    public String slowLine() {
-        StringBuilder sb = new StringBuilder("slow_requests=");
-        int kept = Math.min(slowCount, SLOW_KEPT);
-        for (int k = 0; k < kept; k++) {
-            int i = (slowCount - kept + k) % SLOW_KEPT;
-            sb.append(k == 0 ? "" : ",").append(slowSentAtMillis[i]).append(':').append(slowTookMicros[i]);
+    /** Keeps ({@code wall}, {@code took}) if it is among the {@value #KEPT} longest so far. */
+    private void keep(long wall, long took) {
+        int at = kept;
+        if (kept == KEPT) {
+            at = 0;
+            for (int i = 1; i < KEPT; i++) {
+                if (keptNanos[i] < keptNanos[at]) {
+                    at = i;
+                }
+            }
+            if (took <= keptNanos[at]) {
+                return;
+            }
+        } else {
+            kept++;
         }
-        return sb.toString();
+        keptSentAtMillis[at] = wall;
+        keptNanos[at] = took;
     }
 
     /** {@code longest_request_sent_at=<instant> longest_request_us=<us>}, or an empty string before any request. */
     public String summaryLine() {
         return longestNanos < 0 ? ""
             : "longest_request_sent_at=" + Instant.ofEpochMilli(sentAtMillis) + " longest_request_us=" + longestNanos / 1000;
+    }
+
+    /**
+     * {@code longest_requests=<sent at, ms since the epoch>:<took µs>,...}: the {@value #KEPT} longest requests in the
+     * order they were sent (an empty list before any request).
+     */
+    public String longestLine() {
+        Integer[] order = new Integer[kept];
+        for (int i = 0; i < kept; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Long.compare(keptSentAtMillis[a], keptSentAtMillis[b]));
+        StringBuilder sb = new StringBuilder("longest_requests=");
+        for (int k = 0; k < kept; k++) {
+            int i = order[k];
+            sb.append(k == 0 ? "" : ",").append(keptSentAtMillis[i]).append(':').append(keptNanos[i] / 1000);
+        }
+        return sb.toString();
     }
 }

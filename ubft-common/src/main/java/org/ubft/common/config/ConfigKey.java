@@ -23,9 +23,10 @@ public enum ConfigKey {
     CONSENSUS_WINDOW("consensus.window", Kind.INT, "256", 1, 65536, List.of(),
             "W: consensus slots opened by each checkpoint"),
     CONSENSUS_CHECKPOINT_INTERVAL("consensus.checkpoint.interval", Kind.INT, "auto", 1, 65536, List.of("auto"),
-            "K: the replicas certify a checkpoint every K executed slots; must divide consensus.window (a view change "
-            + "re-commits the slots since the last checkpoint, so a smaller K shortens fail-over, and each checkpoint "
-            + "digests the whole application state; auto = the largest divisor of the window up to "
+            "K: the replicas certify checkpoints at multiples of K, as often as every K slots while the application's "
+            + "state is small (a state of B bytes every B / 8 KiB slots) and at the latest every consensus.window slots; "
+            + "must divide consensus.window (a view change re-commits the slots since the last checkpoint, so a smaller "
+            + "K shortens fail-over; auto = the largest divisor of the window up to "
             + ConsensusSettings.AUTO_CHECKPOINT_INTERVAL + ")"),
     CONSENSUS_BATCH("consensus.batch", Kind.INT, "8", 1, 1024, List.of(),
             "client requests the leader puts in one consensus slot at most"),

@@ -23,13 +23,22 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * supersedes the current one and brings the state up to speed: its own state if it computed the same, else state
  * transfer ({@link StateTransferPort}), during which nothing executes ({@link #fetching()}).
  *
- * <p>A checkpoint comes every K slots ({@code ReplicaConfig.checkpointInterval}, K divides W), not only when the
- * window's last slot executed (the paper's K = W): a replica certifies the state after each slot that is a multiple
- * of K, and keeps what it computed for the checkpoints of its window ({@link OwnStates}, at most W / K + 1), so that
- * when one is certified after it executed further, it still has that checkpoint's state to keep and offer.
- * docs/design.md §14, "Checkpoints every K slots", says why this is safe.
+ * <p>A checkpoint comes as often as every K slots ({@code ReplicaConfig.checkpointInterval}, K divides W), not only
+ * when the window's last slot executed (the paper's K = W): a replica certifies the state after a slot that is a
+ * multiple of K when the state its last checkpoint encoded is small enough for the slots since
+ * ({@link #due}: at most {@link #STATE_BYTES_PER_SLOT} per slot), and at the latest W slots after it; and it keeps
+ * what it computed for the checkpoints of its window ({@link OwnStates}, at most W / K + 1), so that when one is
+ * certified after it executed further, it still has that checkpoint's state to keep and offer. docs/design.md §14,
+ * "Checkpoints every K slots", says why this is safe.
  */
 final class Checkpoints {
+    /**
+     * The encoded state a checkpoint may cost per slot since the last one: a state of B bytes is checkpointed at most
+     * every B / 8 KiB slots (rounded up to a multiple of K, at most W). Measured (docs/performance.md, "The checkpoint
+     * interval"): a key-value store of 7 MB checkpointed every 32 slots halved its SET throughput on 2 vCPUs; with
+     * 8 KiB a slot its checkpoints come every W, and states up to 256 KiB (K = 32) every K.
+     */
+    static final long STATE_BYTES_PER_SLOT = 8 * 1024;
     /** What a checkpoint needs of the replica. */
     interface Host {
         long nextExec();
@@ -77,6 +86,9 @@ final class Checkpoints {
     private boolean fetching;
     /** The states this replica computed (or fetched) for the checkpoints from the stable one on. */
     private final OwnStates own;
+    /** The last checkpoint whose state this replica holds (computed, fetched or kept), and that state's size. */
+    private long chainSeq;
+    private long chainBytes;
 
     /** The CHECKPOINT being checked: its shares verified as CERTIFY-CHECKPOINTs need no second check. */
     private long checkSeq;
@@ -109,6 +121,7 @@ final class Checkpoints {
         byte[] state = executor.encodeState();
         fingerprints.fingerprint(state, 0, state.length, stableDigest, 0);
         own.put(0, state, stableDigest);
+        chained(0, state);
         stableShares.putByte(0, (byte) 0);
         stableSharesLength = 1;
         for (PeerState p : peers) {
@@ -144,14 +157,39 @@ final class Checkpoints {
             .bytes(stableShares, 0, stableSharesLength);
     }
 
-    /** The checkpoint interval K: checkpoints are at multiples of K. */
-    int interval() {
-        return interval;
+    /** Whether slot {@code next} - 1 executed makes {@code next} a checkpoint (see {@link #due(long, long, long, int, int)}). */
+    boolean due(long next) {
+        return due(next, chainSeq, chainBytes, interval, window);
     }
 
     /**
-     * Slot {@code next} - 1, a multiple of K minus one, executed: Algorithm 2, lines 44-47, sign (state digest,
-     * {@code next}), TBcast it, and keep the state.
+     * Whether {@code next} is a checkpoint after the one at {@code lastSeq} whose state had {@code lastBytes} bytes:
+     * a multiple of K at least W slots after it, or one whose slots since cover that state at
+     * {@link #STATE_BYTES_PER_SLOT} each. Every correct replica computes the same: the same states at the same
+     * slots (Theorem B.6, deterministic execution), from the initial checkpoint, a certified one it fetched, or one it
+     * kept, each a checkpoint of this chain (a certificate holds a correct replica's share, signed only here).
+     */
+    static boolean due(long next, long lastSeq, long lastBytes, int interval, int window) {
+        if (next % interval != 0 || next <= lastSeq) {
+            return false;
+        }
+        long since = next - lastSeq;
+        return since >= window || since * STATE_BYTES_PER_SLOT >= lastBytes;
+    }
+
+    /** Whether this replica holds its state of checkpoint {@code s}. */
+    boolean holds(long s) {
+        return own.find(s) >= 0;
+    }
+
+    private void chained(long s, byte[] state) {
+        chainSeq = s;
+        chainBytes = state.length;
+    }
+
+    /**
+     * Slot {@code next} - 1 executed and {@code next} is due ({@link #due}): Algorithm 2, lines 44-47, sign (state
+     * digest, {@code next}), TBcast it, and keep the state.
      */
     void certify(long next) {
         record(next);
@@ -170,6 +208,7 @@ final class Checkpoints {
         byte[] state = executor.encodeState();
         fingerprints.fingerprint(state, 0, state.length, digest, 0);
         own.put(next, state, digest);
+        chained(next, state);
     }
 
     /** Algorithm 2, line 49, the reader past the type: f+1 CERTIFY-CHECKPOINT shares make CΣ. */
@@ -320,6 +359,7 @@ final class Checkpoints {
         host.stateRestored(s);
         own.clear();
         own.put(s, state, stableDigest); // state transfer verified it
+        chained(s, state);
         transfer.offer(s, state);
         decisions.checkpoint(s, stableDigest, stableShares, 0, stableSharesLength, state);
         return true;
@@ -355,6 +395,7 @@ final class Checkpoints {
         stableSharesLength = certificate.length;
         own.clear();
         own.put(s, state, d);
+        chained(s, state);
         transfer.offer(s, state);
     }
 }

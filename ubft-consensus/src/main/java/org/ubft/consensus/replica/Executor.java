@@ -130,7 +130,7 @@ final class Executor {
             nextExec++;
             lastProgress = clock.nanoTime();
             stages.record(StageLatencies.Stage.EXECUTE, lastProgress - slots.decideTime[i]);
-            if (nextExec % checkpoints.interval() == 0) { // every K slots (K = W: the window's last, the paper's)
+            if (checkpoints.due(nextExec)) { // every K slots or more (K = W: the window's last, the paper's)
                 if (replaying) {
                     checkpoints.record(nextExec); // signed before the restart; kept so that it can be taken
                 } else {

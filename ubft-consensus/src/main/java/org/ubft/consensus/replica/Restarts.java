@@ -87,7 +87,7 @@ final class Restarts {
         proposer.skipTo(executor.nextExec());
         counters.recoveredSlots = replayed;
         long next = executor.nextExec();
-        if (next > checkpoints.seq() && next % checkpoints.interval() == 0) {
+        if (next > checkpoints.seq() && checkpoints.holds(next)) {
             checkpoints.certify(next); // replaying signs nothing: a checkpoint (maybe the window's end) was reached
         }
         return replayed;

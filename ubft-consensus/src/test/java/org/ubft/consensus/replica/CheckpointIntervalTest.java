@@ -106,6 +106,42 @@ class CheckpointIntervalTest {
     }
 
     /**
+     * A checkpoint costs its state's encoding and digest: one comes at a multiple of K once the slots since the last
+     * cover that state at 8 KiB a slot (Checkpoints.STATE_BYTES_PER_SLOT), and at the latest W slots after it. With K
+     * = 4 a state of 6 slots' worth is checkpointed every 8 slots, a small one every 4; a state larger than W slots'
+     * worth every W.
+     */
+    @Test
+    void aLargerStateIsCheckpointedLessOftenAndAtLeastEveryW() {
+        long perSlot = Checkpoints.STATE_BYTES_PER_SLOT;
+        assertEquals(java.util.List.of(4L, 8L, 12L), certifiedUpTo(12, 0));
+        assertEquals(java.util.List.of(8L, 16L, 24L), certifiedUpTo(24, (int) (6 * perSlot)));
+        assertTrue(Checkpoints.due(36, 4, 1L << 40, 4, 32), "W slots after the last: due whatever the state");
+        assertFalse(Checkpoints.due(32, 4, 1L << 40, 4, 32));
+        assertFalse(Checkpoints.due(6, 0, 0, 4, 32), "never between multiples of K");
+    }
+
+    /** The checkpoints replica 0 signs up to slot {@code upTo}, with W = 32, K = 4 and {@code padding} state bytes. */
+    private static java.util.List<Long> certifiedUpTo(long upTo, int padding) {
+        ModelCluster c = new ModelCluster(config(32, 4), 5, padding);
+        TreeSet<Long> certified = new TreeSet<>();
+        c.filter = (kind, from, to, b, o, l) -> {
+            if (kind == ModelCluster.Kind.TBCAST && from == 0 && to == 0
+                && b.getByte(o) == ConsensusWire.CERTIFY_CHECKPOINT) {
+                certified.add(b.getLong(o + 1, ClientWire.ORDER));
+            }
+            return true;
+        };
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = 200;
+        }
+        for (int step = 0; step < 10_000 && c.replicas[0].executedUpTo() < upTo + 1; step++) {
+            c.run(100_000);
+        }
+        return java.util.List.copyOf(certified.headSet(upTo, true));
+    }
+
+    /**
      * A view change's seal re-commits the slots promised since the stable checkpoint (Algorithm 3, line 5) and the
      * new leader re-proposes them: with a checkpoint every 16 slots instead of every W = 256 the leader's crash costs
      * at most the slots of about two intervals and a pipeline, in the same run where K = W re-commits every slot

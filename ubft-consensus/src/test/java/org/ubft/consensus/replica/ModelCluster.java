@@ -65,8 +65,15 @@ final class ModelCluster {
     /** {@code consensus.time.bound.ms} of replicas (re)started from now on. */
     long timeBoundMillis = 1_000;
     private long sequence;
+    private final int snapshotPadding;
 
     ModelCluster(ReplicaConfig config, long seed) {
+        this(config, seed, 0);
+    }
+
+    /** A cluster whose apps' snapshots carry {@code snapshotPadding} more bytes (a larger state to checkpoint). */
+    ModelCluster(ReplicaConfig config, long seed, int snapshotPadding) {
+        this.snapshotPadding = snapshotPadding;
         this.config = config;
         this.n = config.n();
         this.clients = config.clients();
@@ -100,7 +107,7 @@ final class ModelCluster {
 
     /** (Re)creates replica i empty. */
     void start(int i) {
-        apps[i] = new ReverseApp();
+        apps[i] = new ReverseApp(snapshotPadding);
         Output output = new Output(i);
         cryptos[i] = TestCrypto.forReplica(i, keys);
         replicas[i] = new Replica(config, i, apps[i], cryptos[i], output, clock);

@@ -15,6 +15,16 @@ final class ReverseApp implements StateMachine {
     final List<RequestContext> contexts = new ArrayList<>();
     /** Off by default: a long run (HeapGrowthTest) would hold every context. */
     boolean keepContexts;
+    /** Zero bytes after the count and hash in every snapshot: a larger state to checkpoint. */
+    private final int padding;
+
+    ReverseApp() {
+        this(0);
+    }
+
+    ReverseApp(int padding) {
+        this.padding = padding;
+    }
 
     @Override
     public byte[] execute(RequestContext context, byte[] request) {
@@ -38,12 +48,12 @@ final class ReverseApp implements StateMachine {
 
     @Override
     public byte[] snapshot() {
-        return ByteBuffer.allocate(16).putLong(executed).putLong(hash).array();
+        return ByteBuffer.allocate(16 + padding).putLong(executed).putLong(hash).array();
     }
 
     @Override
     public void restore(byte[] snapshot) {
-        if (snapshot.length != 16) {
+        if (snapshot.length != 16 + padding) {
             throw new IllegalArgumentException("not a snapshot");
         }
         ByteBuffer b = ByteBuffer.wrap(snapshot);
