@@ -163,24 +163,13 @@ class CheckpointIntervalTest {
             client.target = 300;
         }
         assertTrue(c.runUntilDone(60, 5_000_000_000L));
-        long[] commits = new long[1];
-        c.filter = (kind, from, to, b, o, l) -> {
-            if (kind == ModelCluster.Kind.CTBCAST && from == 1 && to == 2) {
-                int type = b.getByte(o);
-                if (type == ConsensusWire.COMMIT && b.getLong(o + 1, ClientWire.ORDER) == 0) {
-                    commits[0]++;
-                } else if (type == ConsensusWire.COMMITS && b.getLong(o + 7, ClientWire.ORDER) == 0) {
-                    commits[0] += b.getByte(o + 1);
-                }
-            }
-            return true;
-        };
+        long[] counts = c.countViewZeroCommits(1, 2);
         c.crashed[0] = true;
         assertTrue(c.runUntilDone(300, 5_000_000_000L), "progress resumes in view 1: " + c.replicas[1].counters());
         c.run(2_000_000);
         assertAgree(c);
         assertEquals(1, c.replicas[1].view());
         assertFalse(c.replicas[1].fetching());
-        return commits[0];
+        return counts[1];
     }
 }

@@ -292,6 +292,30 @@ final class ModelCluster {
         }
     }
 
+    /**
+     * Counts, from now on, the view-0 COMMITs replica {@code from} CTBcasts to replica {@code to}, alone or several in a
+     * COMMITS message (it sets {@link #filter}, which passes everything): {@code [messages, commits]}.
+     */
+    long[] countViewZeroCommits(int from, int to) {
+        long[] counts = new long[2];
+        filter = (kind, f, t, b, o, l) -> {
+            if (kind == Kind.CTBCAST && f == from && t == to) {
+                int type = b.getByte(o);
+                if (type == org.ubft.consensus.wire.ConsensusWire.COMMIT
+                    && b.getLong(o + 1, org.ubft.consensus.wire.ClientWire.ORDER) == 0) {
+                    counts[0]++;
+                    counts[1]++;
+                } else if (type == org.ubft.consensus.wire.ConsensusWire.COMMITS
+                    && b.getLong(o + 7, org.ubft.consensus.wire.ClientWire.ORDER) == 0) {
+                    counts[0]++;
+                    counts[1] += b.getByte(o + 1);
+                }
+            }
+            return true;
+        };
+        return counts;
+    }
+
     /** CTBcast-broadcasts {@code length} bytes as replica {@code from}'s next message (used to inject, too). */
     long broadcastAs(int from, DirectBuffer buffer, int offset, int length) {
         long k = ++ctbcastK[from];

@@ -334,29 +334,15 @@ class ReplicaClusterTest {
     @Test
     void aSealBroadcastsItsCommitsSeveralToACtbcastMessage() {
         ModelCluster c = wideWindowSixtyDone();
-        long[] messages = new long[1];
-        long[] commits = new long[1];
-        c.filter = (kind, from, to, b, o, l) -> {
-            if (kind == ModelCluster.Kind.CTBCAST && from == 1 && to == 2) {
-                int type = b.getByte(o);
-                if (type == ConsensusWire.COMMIT && b.getLong(o + 1, ClientWire.ORDER) == 0) {
-                    messages[0]++;
-                    commits[0]++;
-                } else if (type == ConsensusWire.COMMITS && b.getLong(o + 7, ClientWire.ORDER) == 0) {
-                    messages[0]++;
-                    commits[0] += b.getByte(o + 1);
-                }
-            }
-            return true;
-        };
+        long[] counts = c.countViewZeroCommits(1, 2); // [messages, commits]
         c.crashed[0] = true;
         assertTrue(c.runUntilDone(300, 5_000_000_000L), "progress resumes in view 1: " + c.replicas[1].counters());
         c.run(2_000_000);
         assertAllCorrectAgree(c);
         assertEquals(1, c.replicas[1].view());
-        assertTrue(commits[0] >= 40, "the seal re-committed the slots since the checkpoint: " + commits[0]);
-        assertTrue(messages[0] * 4 <= commits[0], commits[0] + " view-0 COMMITs in " + messages[0] + " CTBcast messages");
-        assertTrue(c.replicas[1].counters().bundledCommits() >= commits[0] - messages[0],
+        assertTrue(counts[1] >= 40, "the seal re-committed the slots since the checkpoint: " + counts[1]);
+        assertTrue(counts[0] * 4 <= counts[1], counts[1] + " view-0 COMMITs in " + counts[0] + " CTBcast messages");
+        assertTrue(c.replicas[1].counters().bundledCommits() >= counts[1] - counts[0],
             c.replicas[1].counters().toString());
     }
 
