@@ -113,7 +113,7 @@ final class Executor {
         }
     }
 
-    /** Applies decided slots in order (Algorithm 2, line 45), certifying a checkpoint every K slots (lines 44-47). */
+    /** Applies decided slots in order (Algorithm 2, line 45), certifying each checkpoint that is due (lines 44-47). */
     void executeReady(SlotTable slots, Checkpoints checkpoints, RequestIntake intake) {
         int window = config.window();
         while (!checkpoints.fetching() && nextExec < checkpoints.seq() + window) {
