@@ -18,7 +18,9 @@ import org.ubft.sim.SlotContext;
  *       {@code certifies} &gt; 1 that many for consecutive slots from a random one (wrapping within the window):
  *       distinct shares, so none of a burst is dropped as a repeat before its check (a burst can overflow the
  *       receivers' per-peer checking queue, whose overflow is checked on their agent thread);</li>
- *   <li>a CERTIFY_CHECKPOINT for their next checkpoint (TBcast, to all);</li>
+ *   <li>CERTIFY_CHECKPOINTs, as many as the CERTIFYs (at most one per checkpoint), for checkpoints a receiver still
+ *       takes shares for: multiples of K in the next 2W slots (K = {@code consensus.checkpoint.interval}), distinct,
+ *       from a random one (TBcast, to all);</li>
  *   <li>a CRTFY_VC for the current view to its leader (point to point), its state naming a subject and the view;</li>
  *   <li>every {@value #COMMIT_EVERY}th burst, a copy of its latest real COMMIT with garbage share signatures (CTBcast:
  *       its stream takes only t messages between summaries, so fewer of these).</li>
@@ -114,12 +116,18 @@ public final class SignatureFlood extends ByzantineBehaviour {
             certify.putBytes(17, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
             tbcast(certify, ConsensusWire.CERTIFY);
         }
-        // CERTIFY_CHECKPOINT(next checkpoint, digest, garbage signature)
-        UnsafeBuffer cc = new UnsafeBuffer(new byte[9 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
-        cc.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
-        cc.putLong(1, checkpoint + window, ConsensusMessages.ORDER);
-        cc.putBytes(9, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
-        tbcast(cc, ConsensusWire.CERTIFY_CHECKPOINT);
+        // CERTIFY_CHECKPOINT(a checkpoint a receiver still takes shares for, digest, garbage signature): any multiple
+        // of K in (checkpoint, checkpoint + 2W], as many as the burst's CERTIFYs, each a distinct one to check
+        int interval = slot.cluster().consensus().checkpointInterval();
+        int candidates = 2 * (window / interval);
+        int firstCheckpoint = slot.random().nextInt(candidates);
+        for (int c = 0; c < Math.min(certifies, candidates); c++) {
+            UnsafeBuffer cc = new UnsafeBuffer(new byte[9 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
+            cc.putByte(0, (byte) ConsensusWire.CERTIFY_CHECKPOINT);
+            cc.putLong(1, checkpoint + (long) interval * (1 + (firstCheckpoint + c) % candidates), ConsensusMessages.ORDER);
+            cc.putBytes(9, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
+            tbcast(cc, ConsensusWire.CERTIFY_CHECKPOINT);
+        }
         // CRTFY_VC(view, state = (subject, view, 16 bytes), garbage signature) to leader(view)
         int leader = (int) (view % n);
         if (leader != me) {
