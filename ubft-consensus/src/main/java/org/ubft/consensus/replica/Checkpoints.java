@@ -331,7 +331,7 @@ final class Checkpoints {
         // line 60: App.BringUpToSpeed(checkpoint): this replica's state of s if it computed the same (it may have
         // executed further since, K < W); else state transfer
         int i = own.find(s);
-        if (i >= 0 && host.nextExec() >= s && Arrays.equals(own.digest(i), cpDigest)) {
+        if (i >= 0 && host.nextExec() >= s && own.digestIs(i, cpDigest)) {
             own.forgetBefore(s);
             transfer.offer(s, own.state(i));
             decisions.checkpoint(s, cpDigest, stableShares, 0, stableSharesLength, own.state(i));

@@ -42,11 +42,9 @@ final class OwnStates {
         return state[i];
     }
 
-    /** A copy of entry {@code i}'s digest. */
-    byte[] digest(int i) {
-        byte[] d = new byte[DIGEST_BYTES];
-        System.arraycopy(digest, i * DIGEST_BYTES, d, 0, DIGEST_BYTES);
-        return d;
+    /** Whether entry {@code i}'s digest is {@code d}. */
+    boolean digestIs(int i, byte[] d) {
+        return java.util.Arrays.equals(digest, i * DIGEST_BYTES, (i + 1) * DIGEST_BYTES, d, 0, DIGEST_BYTES);
     }
 
     /** Drops the states of checkpoints before {@code s}. */
@@ -62,15 +60,6 @@ final class OwnStates {
     void clear() {
         java.util.Arrays.fill(seq, -1);
         java.util.Arrays.fill(state, null);
-    }
-
-    /** How many states are held. */
-    int size() {
-        int k = 0;
-        for (long s : seq) {
-            k += s >= 0 ? 1 : 0;
-        }
-        return k;
     }
 
     private int index(long s) {

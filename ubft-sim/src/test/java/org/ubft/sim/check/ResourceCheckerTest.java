@@ -91,6 +91,40 @@ class ResourceCheckerTest {
         assertTrue(v.kept().toString().contains("+ 100 for the run's time"), v.kept().toString());
     }
 
+    /**
+     * A replica catching up by state transfer takes checkpoints while it executes nothing: each one it takes allows
+     * {@link ResourceChecker#CHECKPOINT_ALLOWANCE} verifications more (over the run and in its window).
+     */
+    @Test
+    void eachCheckpointTakenAllowsItsVerifications() {
+        assertTrue(checkpoints(0).kept().toString().contains("and 0 checkpoints"), checkpoints(0).kept().toString());
+        assertTrue(checkpoints(30).isEmpty(), checkpoints(30).kept().toString());
+    }
+
+    /**
+     * Two replicas, replica 0 correct, over 30 ms: at 15 ms replica 0 verifies 250 + 30 x the checkpoint allowance
+     * one at a time, executes nothing, and takes {@code taken} stable checkpoints.
+     */
+    private static Violations checkpoints(int taken) {
+        Violations v = new Violations();
+        ReplicaCpu[] cpu = {new ReplicaCpu(), new ReplicaCpu()};
+        ResourceChecker checker = new ResourceChecker(v, 2, i -> cpu[i], i -> i == 0);
+        for (long t = 0; t <= 30_000_000; t += 100_000) {
+            if (t == 15_000_000) {
+                for (long k = 0; k < 250 + 30 * ResourceChecker.CHECKPOINT_ALLOWANCE; k++) {
+                    verify(cpu[0], 1);
+                    cpu[0].charge(t, org.ubft.sim.cpu.CpuCosts.FREE);
+                }
+                for (int k = 1; k <= taken; k++) {
+                    checker.checkpoint(t, 0, 32L * k);
+                }
+            }
+            checker.tick(t);
+        }
+        checker.finish(30_000_000);
+        return v;
+    }
+
     @Test
     void withinTheBoundsNothingIsReported() {
         assertTrue(run(20 * 100 + 200, 100, 10).isEmpty());
