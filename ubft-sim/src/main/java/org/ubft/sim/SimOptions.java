@@ -106,6 +106,13 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
             redis, lateCheckers, k);
     }
 
+    /**
+     * The least the replicas' request timeout adapts down to ({@code consensus.request.timeout.min.ms}): as a runtime
+     * cluster's (20 ms under a 500 ms timeout), a small part of the request timeout, so that every scenario runs the
+     * adaptive timeout that users run.
+     */
+    public static final int MIN_REQUEST_TIMEOUT_MILLIS = 1;
+
     /** Whether the workload is the key-value one ({@link #withKv}) or the Redis one ({@link #withRedis}). */
     public boolean kv() {
         return kvKeys > 0;
@@ -123,6 +130,7 @@ public record SimOptions(int f, int fm, int clients, int inFlight, int window, i
             .ctbcastTail(tail).consensusWindow(window)
             .set("consensus.slow.path.us", slowPathMicros)
             .set("consensus.request.timeout.ms", requestTimeoutMillis)
+            .set("consensus.request.timeout.min.ms", MIN_REQUEST_TIMEOUT_MILLIS)
             .set("consensus.view.change.timeout.ms", viewChangeTimeoutMillis);
         if (checkpointInterval > 0) {
             b.checkpointInterval(checkpointInterval);

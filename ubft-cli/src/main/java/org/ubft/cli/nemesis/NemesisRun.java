@@ -347,7 +347,7 @@ public final class NemesisRun {
             String[] s = finals.get(i);
             if (s != null && !"0".equals(s[2]) && !viewChangeSeen[i]) {
                 failures.add("SPURIOUS VIEW CHANGE: replica-" + i + " ended in view " + s[2] + " of a fault-free run"
-                    + " (a healthy leader was suspected: its replica log says when; see consensus.request.timeout.ms"
+                    + " (a healthy leader was suspected: its replica log says when; see consensus.request.timeout.ms and .min.ms"
                     + " in docs/operations.md)");
             }
         }
@@ -366,7 +366,7 @@ public final class NemesisRun {
             if (m.find()) {
                 viewChangeSeen[i] = true;
                 String f = String.format("SPURIOUS VIEW CHANGE at t=%.1fs: %s (a healthy leader was suspected; see"
-                    + " consensus.request.timeout.ms in docs/operations.md)", (System.nanoTime() - t0) / 1e9,
+                    + " consensus.request.timeout.ms and .min.ms in docs/operations.md)", (System.nanoTime() - t0) / 1e9,
                     m.group().trim());
                 failures.add(f);
                 event(f);

@@ -35,7 +35,12 @@ public enum ConfigKey {
     CONSENSUS_SLOW_PATH_US("consensus.slow.path.us", Kind.INT, "1000", 1, 60_000_000, List.of(),
             "a slot the fast path has not decided within this many microseconds starts its slow path (signatures)"),
     CONSENSUS_REQUEST_TIMEOUT_MS("consensus.request.timeout.ms", Kind.INT, "500", 1, 3_600_000, List.of(),
-            "a client request not executed within this many milliseconds makes replicas suspect the leader"),
+            "a client request not executed within this many milliseconds makes replicas suspect the leader (at most: "
+            + "the timeout adapts down to consensus.request.timeout.min.ms)"),
+    CONSENSUS_REQUEST_TIMEOUT_MIN_MS("consensus.request.timeout.min.ms", Kind.INT, "20", 1, 3_600_000, List.of(),
+            "the least the request timeout adapts down to: four times the longest recent wait of a request from its "
+            + "arrival to its execution, never more than consensus.request.timeout.ms; equal to it (or more), the "
+            + "request timeout is fixed"),
     CONSENSUS_VIEW_CHANGE_TIMEOUT_MS("consensus.view.change.timeout.ms", Kind.INT, "500", 1, 3_600_000, List.of(),
             "a new view whose NEW_VIEW does not arrive within this many milliseconds (doubling) is abandoned"),
     CONSENSUS_TIME_BOUND_MS("consensus.time.bound.ms", Kind.INT, "1000", 1, 3_600_000, List.of(),

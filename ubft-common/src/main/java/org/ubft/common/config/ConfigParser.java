@@ -63,7 +63,8 @@ final class ConfigParser {
                 integer(ConfigKey.CONSENSUS_REQUEST_TIMEOUT_MS), integer(ConfigKey.CONSENSUS_VIEW_CHANGE_TIMEOUT_MS),
                 autoOrInteger(ConfigKey.CONSENSUS_SIGNATURE_WORKERS,
                     ConsensusSettings.autoSignatureWorkers(Runtime.getRuntime().availableProcessors())),
-                integer(ConfigKey.CONSENSUS_TIME_BOUND_MS), checkpointInterval(window));
+                integer(ConfigKey.CONSENSUS_TIME_BOUND_MS), checkpointInterval(window),
+                integer(ConfigKey.CONSENSUS_REQUEST_TIMEOUT_MIN_MS));
         int valueBytes = integer(ConfigKey.REGISTER_VALUE_BYTES);
         int deltaUs = integer(ConfigKey.REGISTER_DELTA_US);
         int maxMessage = integer(ConfigKey.CHANNEL_MAX_MESSAGE_BYTES);

@@ -14,10 +14,12 @@ package org.ubft.common.config;
  *                               replicated time may be
  * @param checkpointInterval     {@code consensus.checkpoint.interval}: K, a checkpoint every K slots (divides the
  *                               window; {@code auto} resolved, {@link #autoCheckpointInterval})
+ * @param minRequestTimeoutMillis {@code consensus.request.timeout.min.ms}: the least the request timeout adapts
+ *                               down to (at or above {@code requestTimeoutMillis}: a fixed request timeout)
  */
 public record ConsensusSettings(int batch, int pipeline, int slowPathMicros, int requestTimeoutMillis,
                                 int viewChangeTimeoutMillis, int signatureWorkers, int timeBoundMillis,
-                                int checkpointInterval) {
+                                int checkpointInterval, int minRequestTimeoutMillis) {
     /** The largest checkpoint interval {@code consensus.checkpoint.interval = auto} picks. */
     public static final int AUTO_CHECKPOINT_INTERVAL = 32;
 

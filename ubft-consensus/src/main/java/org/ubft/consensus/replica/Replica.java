@@ -444,6 +444,19 @@ public final class Replica {
         return views.changingView();
     }
 
+    /**
+     * The request timeout now, in nanoseconds ({@link RequestTimeout}: adaptive between {@code
+     * consensus.request.timeout.min.ms} and {@code consensus.request.timeout.ms}), for operators' counters.
+     */
+    public long requestTimeoutNanos() {
+        return intake.requestTimeout().nanos(clock.nanoTime());
+    }
+
+    /** The longest wait of a request from its arrival to its execution that the request timeout holds (0: none). */
+    public long longestWaitNanos() {
+        return intake.requestTimeout().longestWait();
+    }
+
     /** The first slot not yet executed (everything before it is applied to the app). */
     public long executedUpTo() {
         return executor.nextExec();

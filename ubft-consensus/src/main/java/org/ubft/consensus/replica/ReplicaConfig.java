@@ -20,11 +20,14 @@ package org.ubft.consensus.replica;
  * @param viewChangeTimeoutNanos a view whose NEW_VIEW has not arrived within this (doubled per failed view) is sealed
  * @param checkpointInterval    K: a checkpoint is certified every K executed slots (K divides W; the paper's K = W,
  *                              docs/design.md §14, "Checkpoints every K slots")
+ * @param minRequestTimeoutNanos the least the request timeout adapts down to ({@link RequestTimeout}: a margin over
+ *                              the longest recent wait of a request, at most {@code requestTimeoutNanos}); equal to
+ *                              {@code requestTimeoutNanos} (or more), the request timeout is that one, fixed
  */
 public record ReplicaConfig(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
                             int maxBatchRequests, int maxBatchBytes, int pipeline, Path path,
                             long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos,
-                            int checkpointInterval) {
+                            int checkpointInterval, long minRequestTimeoutNanos) {
     /** Which consensus path replicas take first. */
     public enum Path { FAST, SLOW }
 
@@ -34,7 +37,7 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
         }
         if (window < 1 || tail < 2 || clients < 1 || maxRequestBytes < 0 || maxReplyBytes < 0 || maxBatchRequests < 1
             || maxBatchBytes < 1 || pipeline < 1 || slowPathTimeoutNanos <= 0 || requestTimeoutNanos <= 0
-            || viewChangeTimeoutNanos <= 0) {
+            || viewChangeTimeoutNanos <= 0 || minRequestTimeoutNanos <= 0) {
             throw new IllegalArgumentException("invalid replica config " + this);
         }
         if (checkpointInterval < 1 || checkpointInterval > window || window % checkpointInterval != 0) {
@@ -43,7 +46,16 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
         }
     }
 
-    /** A replica config whose checkpoints come every W slots, as the paper's (K = W). */
+    /** A replica config whose request timeout is {@code requestTimeoutNanos}, fixed. */
+    public ReplicaConfig(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
+                         int maxBatchRequests, int maxBatchBytes, int pipeline, Path path,
+                         long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos,
+                         int checkpointInterval) {
+        this(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests, maxBatchBytes, pipeline, path,
+            slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, checkpointInterval, requestTimeoutNanos);
+    }
+
+    /** A replica config whose checkpoints come every W slots, as the paper's (K = W), with a fixed request timeout. */
     public ReplicaConfig(int n, int window, int tail, int clients, int maxRequestBytes, int maxReplyBytes,
                          int maxBatchRequests, int maxBatchBytes, int pipeline, Path path,
                          long slowPathTimeoutNanos, long requestTimeoutNanos, long viewChangeTimeoutNanos) {
@@ -99,34 +111,54 @@ public record ReplicaConfig(int n, int window, int tail, int clients, int maxReq
         int k = checkpointInterval < window && checkpointInterval <= w && w % checkpointInterval == 0
             ? checkpointInterval : w;
         return new ReplicaConfig(n, w, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests, maxBatchBytes,
-            pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, k);
+            pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, k,
+            minRequestTimeoutNanos);
     }
 
     /** This config with a checkpoint every {@code k} slots ({@code k} divides W). */
     public ReplicaConfig withCheckpointInterval(int k) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
-            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, k);
+            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, k,
+            minRequestTimeoutNanos);
     }
 
     public ReplicaConfig withPath(Path p) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
             maxBatchBytes, pipeline, p, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos,
-            checkpointInterval);
+            checkpointInterval, minRequestTimeoutNanos);
     }
 
     public ReplicaConfig withBatching(int requests, int bytes, int inFlight) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, requests, bytes, inFlight,
-            path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, checkpointInterval);
+            path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos, checkpointInterval,
+            minRequestTimeoutNanos);
     }
 
+    /** This config with these timeouts; an adaptive request timeout keeps its least, a fixed one stays fixed. */
     public ReplicaConfig withTimeouts(long slowPath, long request, long viewChange) {
         return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
-            maxBatchBytes, pipeline, path, slowPath, request, viewChange, checkpointInterval);
+            maxBatchBytes, pipeline, path, slowPath, request, viewChange, checkpointInterval,
+            adaptiveRequestTimeout() ? minRequestTimeoutNanos : request); // a fixed one stays fixed
     }
 
     public ReplicaConfig withTail(int t) {
         return new ReplicaConfig(n, window, t, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
             maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos,
-            checkpointInterval);
+            checkpointInterval, minRequestTimeoutNanos);
+    }
+
+    /**
+     * This config with a request timeout that adapts down to {@code minNanos} ({@link RequestTimeout}); at or above
+     * the configured request timeout, a fixed one.
+     */
+    public ReplicaConfig withMinRequestTimeout(long minNanos) {
+        return new ReplicaConfig(n, window, tail, clients, maxRequestBytes, maxReplyBytes, maxBatchRequests,
+            maxBatchBytes, pipeline, path, slowPathTimeoutNanos, requestTimeoutNanos, viewChangeTimeoutNanos,
+            checkpointInterval, minNanos);
+    }
+
+    /** Whether the request timeout adapts to measured waits (its least is below the configured one). */
+    public boolean adaptiveRequestTimeout() {
+        return minRequestTimeoutNanos < requestTimeoutNanos;
     }
 }

@@ -90,7 +90,8 @@ final class RequestIntake {
         this.clientTable = executor.clientTable();
         this.host = host;
         this.pending = new PendingRequests(config.clients(), ClientWire.MAX_IN_FLIGHT, config.maxRequestBytes(), n);
-        this.requestTimeout = new RequestTimeout(config.requestTimeoutNanos());
+        this.requestTimeout = new RequestTimeout(config.requestTimeoutNanos(), config.minRequestTimeoutNanos(),
+            config.slowPathTimeoutNanos());
         this.proposedUpTo = new long[config.clients()];
         this.farAheadSince = new long[config.clients()];
         this.farAheadNumber = new long[config.clients()];
@@ -333,7 +334,11 @@ final class RequestIntake {
 
     /** Request k of client c was executed: never proposed again. */
     void executed(int c, long k) {
-        requestTimeout.executed();
+        if (pending.holds(c, k)) {
+            requestTimeout.executed(pending.arrival(c, k), clock.nanoTime()); // a wait measured (RequestTimeout)
+        } else {
+            requestTimeout.executed();
+        }
         if (proposedUpTo[c] < k) {
             proposedUpTo[c] = k;
         }

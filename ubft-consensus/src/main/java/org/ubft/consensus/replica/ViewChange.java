@@ -172,6 +172,7 @@ final class ViewChange {
             targetView = view;
             viewEnteredAt = clock.nanoTime();
             suspicionBase = viewEnteredAt;
+            intake.requestTimeout().viewEntered(suspicionBase); // waits across the view change are not measured
         }
     }
 
@@ -372,6 +373,7 @@ final class ViewChange {
         host.viewEntered();
         viewEnteredAt = clock.nanoTime();
         suspicionBase = viewEnteredAt;
+        intake.requestTimeout().viewEntered(suspicionBase); // waits across the view change are not measured
         counters.viewChanges++;
         host.sealed(); // line 6
         intake.proposeFromExecuted();
@@ -551,6 +553,7 @@ final class ViewChange {
         }
         newViewDoneFor = view;
         suspicionBase = clock.nanoTime();
+        intake.requestTimeout().measureFrom(suspicionBase);
         if (leader.newViewCheckpointSeq > host.checkpointSeq()) {
             host.maybeCheckpoint(leader.newViewCheckpointSeq, leader.newViewCheckpointDigest.clone(),
                 leader.newViewCheckpointShares, 0, leader.newViewCheckpointSharesLength, leader.replica); // line 17

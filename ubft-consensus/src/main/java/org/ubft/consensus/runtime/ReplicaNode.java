@@ -106,7 +106,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return ReplicaConfig.of(cluster.n(), cluster.consensusWindow(), cluster.ctbcastTail(), cluster.clientCount(),
             maxRequest, maxReply, c.batch(), c.pipeline(), path, c.slowPathMicros() * 1_000L,
             c.requestTimeoutMillis() * 1_000_000L, c.viewChangeTimeoutMillis() * 1_000_000L)
-            .withCheckpointInterval(c.checkpointInterval());
+            .withCheckpointInterval(c.checkpointInterval())
+            .withMinRequestTimeout(c.minRequestTimeoutMillis() * 1_000_000L);
     }
 
     /**
@@ -513,6 +514,8 @@ public final class ReplicaNode implements Agent, AutoCloseable {
         return roleName() + " counters: fast_path=" + c.fastDecisions() + " slow_path=" + c.slowDecisions()
             + " " + c + " dropped_total=" + c.droppedTotal() + " view=" + replica.view()
             + " executed_up_to=" + replica.executedUpTo() + " checkpoint=" + replica.checkpointSeq()
+            + " request_timeout_us=" + replica.requestTimeoutNanos() / 1_000
+            + " longest_wait_us=" + replica.longestWaitNanos() / 1_000
             + " signature_checks=" + replica.signatureChecks() + " checks_on_agent_thread="
             + replica.signatureChecksOnThread()
             + " signature_checks_by={" + signatureChecksBy() + "} proved_faulty=[" + provedFaulty() + "]"

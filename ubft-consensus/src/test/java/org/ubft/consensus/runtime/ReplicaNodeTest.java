@@ -52,6 +52,19 @@ class ReplicaNodeTest {
     }
 
     @Test
+    void theRequestTimeoutAdaptsDownToTheClusterFilesMinimumOrIsFixed(@TempDir Path dir) {
+        ReplicaConfig r = ReplicaNode.replicaConfig(cluster(dir, 32, 16), ReplicaConfig.Path.FAST);
+        assertEquals(500_000_000L, r.requestTimeoutNanos());
+        assertEquals(20_000_000L, r.minRequestTimeoutNanos(), "consensus.request.timeout.min.ms = 20 by default");
+        assertTrue(r.adaptiveRequestTimeout());
+        ClusterConfig fixed = ClusterConfig.builder().clusterName("replica-node").fabric(FabricType.SHM)
+            .shmDir(dir.resolve("shm")).keysDir(dir.resolve("keys")).set("consensus.request.timeout.min.ms", 500)
+            .endpointsOn("127.0.0.1", 44000).build();
+        assertTrue(!ReplicaNode.replicaConfig(fixed, ReplicaConfig.Path.FAST).adaptiveRequestTimeout(),
+            "a minimum equal to the request timeout: fixed");
+    }
+
+    @Test
     void theLargestRequestFollowsTheClusterFileAndTheBatchStaysSized(@TempDir Path dir) {
         ClusterConfig small = cluster(dir, 32, 16); // channel.max.message.bytes = 8192, the default
         ReplicaConfig r = ReplicaNode.replicaConfig(small, ReplicaConfig.Path.FAST);
