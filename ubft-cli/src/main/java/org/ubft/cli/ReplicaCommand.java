@@ -176,8 +176,9 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
      * {@code node} that logs each view it enters ('replica-N view V at TIME: leader replica-L, ...', for the operator:
      * a view change is a suspected or replaced leader; the line says why this replica complained so far), each
      * complaint it sends ('replica-N complains about view V at TIME'), when it starts sealing a view ('replica-N leaves
-     * view V at TIME') and its first execution in a view it entered ('replica-N view V first execution at TIME': how
-     * long the view took to serve) and, with {@code millis > 0}, also prints its counters line as a status line every
+     * view V at TIME'), its view's NEW_VIEW delivered ('replica-N view V new view at TIME': the view change's
+     * certificates and the leader's re-proposals sent) and its first execution in a view it entered ('replica-N view V
+     * first execution at TIME': how long the view took to serve) and, with {@code millis > 0}, also prints its counters line as a status line every
      * {@code millis}, on its own thread.
      */
     private static Agent withStatus(ReplicaNode node, long millis, PrintWriter out) {
@@ -186,8 +187,8 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         // costs milliseconds of class loading and linking, which a view change's first lines would otherwise spend on
         // this agent thread, between a replica's COMPLAINT and its handling of its peers'
         var r = node.replica();
-        for (String unused : new String[] {complaintLine(r, 0), leaveLine(r, 0), viewLine(r, 0), firstExecutionLine(r, 0),
-            provedFaultyLine(r, 0)}) {
+        for (String unused : new String[] {complaintLine(r, 0), leaveLine(r, 0), viewLine(r, 0), newViewLine(r, 0),
+            firstExecutionLine(r, 0), provedFaultyLine(r, 0)}) {
             assert unused.startsWith("replica-");
         }
         return new Agent() {
@@ -195,6 +196,7 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
             private long view = node.replica().view();
             private long suspicions = node.replica().counters().suspicions();
             private long executedAtEntry = -1;
+            private boolean newViewLogged = true;
             private long complaints = node.replica().counters().complaints();
             private long provedFaulty;
 
@@ -219,7 +221,12 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
                 if (replica.view() != view) {
                     view = replica.view();
                     executedAtEntry = replica.executedUpTo();
+                    newViewLogged = false;
                     log(viewLine(replica, view));
+                }
+                if (!newViewLogged && replica.newViewEntered()) {
+                    newViewLogged = true;
+                    log(newViewLine(replica, view));
                 } else if (executedAtEntry >= 0 && replica.executedUpTo() != executedAtEntry) {
                     executedAtEntry = -1;
                     log(firstExecutionLine(replica, view));
@@ -275,6 +282,11 @@ public final class ReplicaCommand implements java.util.concurrent.Callable<Integ
         return "replica-" + replica.self() + " view " + view + " at " + java.time.Instant.now() + ": leader replica-"
             + replica.leader() + ", executed_up_to=" + replica.executedUpTo()
             + ", this replica's complaints so far by reason " + replica.counters().complaintsByReason();
+    }
+
+    private static String newViewLine(org.ubft.consensus.replica.Replica replica, long view) {
+        return "replica-" + replica.self() + " view " + view + " new view at " + java.time.Instant.now()
+            + ": its NEW_VIEW delivered, executed_up_to=" + replica.executedUpTo();
     }
 
     private static String firstExecutionLine(org.ubft.consensus.replica.Replica replica, long view) {

@@ -327,12 +327,15 @@ class ReplicatedFaultsTest {
             + " ms: the followers waited for the request timeout (20 s)");
         for (int i = 1; i < 3; i++) {
             assertTrue(counters(r[i]).get("view") >= 1, counters(r[i]).line());
-            // the operator's account of the view change, in order: sealing view 0, view 1 entered, its first execution
+            // the operator's account of the view change, in order: sealing view 0, view 1 entered, its NEW_VIEW
+            // delivered, its first execution
             String out = processes.output(r[i]);
             int leaves = out.indexOf("replica-" + i + " leaves view 0 at ");
             int enters = out.indexOf("replica-" + i + " view 1 at ");
+            int newView = out.indexOf("replica-" + i + " view 1 new view at ");
             int first = out.indexOf("replica-" + i + " view 1 first execution at ");
-            assertTrue(leaves >= 0 && enters > leaves && first > enters, "replica-" + i + "'s log:\n" + out);
+            assertTrue(leaves >= 0 && enters > leaves && newView > enters && first > newView,
+                "replica-" + i + "'s log:\n" + out);
         }
     }
 

@@ -444,6 +444,11 @@ public final class Replica {
         return views.changingView();
     }
 
+    /** Whether this replica delivered its view's NEW_VIEW and entered the view (Algorithm 3, lines 17-20); view 0 has none. */
+    public boolean newViewEntered() {
+        return views.view() > 0 && views.newViewDoneFor() == views.view();
+    }
+
     /**
      * The request timeout now, in nanoseconds ({@link RequestTimeout}: adaptive between {@code
      * consensus.request.timeout.min.ms} and {@code consensus.request.timeout.ms}), for operators' counters.
