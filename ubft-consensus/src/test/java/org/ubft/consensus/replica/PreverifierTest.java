@@ -160,18 +160,10 @@ class PreverifierTest {
      */
     @Test
     void checksThatDoNotFitTheQueueAreDoneOnTheAgentThreadNotDropped() {
-        ModelCluster c = new ModelCluster(slowPath(), 5);
-        c.checkSignaturesWith((self, peer) -> synchronous(c, 1));
-        assertTrue(c.runUntilDone(4, 2_000 * MS));
-        long view = c.replicas[0].view();
-        long cp = c.replicas[0].checkpointSeq();
+        ModelCluster c = queueOfOne(slowPath());
         int burst = 10;
         long before = c.cryptos[0].verifications;
-        Random random = new Random(5);
-        for (int i = 0; i < burst; i++) {
-            c.preverifiers[0].onTbcast(2, validCertify(c, 2, view, cp + c.config.window() - 1 - i, random), 0,
-                1 + 16 + 32 + 64);
-        }
+        certifyBurst(c, burst);
         for (int i = 0; i < 100 && c.preverifiers[0].waiting() > 0; i++) {
             c.preverifiers[0].doWork();
         }
@@ -193,18 +185,9 @@ class PreverifierTest {
      */
     @Test
     void anOverflowingBurstIsCheckedOnTheAgentThreadAFewDozenAPerDutyCycle() {
-        ModelCluster c = new ModelCluster(slowPath().withWindow(128), 5); // room for the burst's 60 slots
-        c.checkSignaturesWith((self, peer) -> synchronous(c, 1));
-        assertTrue(c.runUntilDone(4, 2_000 * MS));
-        long view = c.replicas[0].view();
-        long cp = c.replicas[0].checkpointSeq();
-        int burst = 60;
+        ModelCluster c = queueOfOne(slowPath().withWindow(128)); // room for the burst's 60 slots
         long before = c.cryptos[0].verifications;
-        Random random = new Random(5);
-        for (int i = 0; i < burst; i++) {
-            c.preverifiers[0].onTbcast(2, validCertify(c, 2, view, cp + c.config.window() - 1 - i, random), 0,
-                1 + 16 + 32 + 64);
-        }
+        certifyBurst(c, 60);
         assertEquals(before, c.cryptos[0].verifications, "nothing checked on the agent thread as the burst arrives");
         int cycles = 0;
         for (; cycles < 100 && c.preverifiers[0].waiting() > 0; cycles++) {
@@ -224,6 +207,25 @@ class PreverifierTest {
         assertEquals(0, counters.dropped(ReplicaCounters.Drop.OVER_BUDGET), counters.toString());
         assertEquals(0, counters.dropped(ReplicaCounters.Drop.BAD_SIGNATURE), counters.toString());
         assertEquals(0, counters.dropped(ReplicaCounters.Drop.DUPLICATE), counters.toString());
+    }
+
+    /** A cluster whose replicas check each peer's signatures in a queue of one, once 4 requests were served. */
+    private static ModelCluster queueOfOne(ReplicaConfig config) {
+        ModelCluster c = new ModelCluster(config, 5);
+        c.checkSignaturesWith((self, peer) -> synchronous(c, 1));
+        assertTrue(c.runUntilDone(4, 2_000 * MS));
+        return c;
+    }
+
+    /** Replica 2's valid CERTIFYs for the last {@code burst} slots of replica 0's window, handed in to replica 0 at once. */
+    private static void certifyBurst(ModelCluster c, int burst) {
+        long view = c.replicas[0].view();
+        long cp = c.replicas[0].checkpointSeq();
+        Random random = new Random(5);
+        for (int i = 0; i < burst; i++) {
+            c.preverifiers[0].onTbcast(2, validCertify(c, 2, view, cp + c.config.window() - 1 - i, random), 0,
+                1 + 16 + 32 + 64);
+        }
     }
 
     /** A CERTIFY of a random digest for slot {@code s} of {@code view}, signed by replica {@code from}. */
