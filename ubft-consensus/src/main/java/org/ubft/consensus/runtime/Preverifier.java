@@ -67,15 +67,7 @@ public final class Preverifier {
     private final Handler handler = new Handler();
     private long submitted;
     private long overflowed;
-    private final UnsafeBuffer[] held;
-    private final int[][] heldLengths;
-    private final boolean[][] heldDirect;
-    private final int[][] heldSigners;
-    private final int[][] heldStatementLengths;
-    private final byte[][] heldStatements;
-    private final byte[][] heldSignatures;
-    private final int[] heldHead;
-    private final int[] heldCount;
+    private final HeldChecks[] held;
     private final UnsafeBuffer heldScratch = new UnsafeBuffer(new byte[OVERFLOW_MESSAGE_BYTES]);
     private int drainFrom;
 
@@ -111,24 +103,10 @@ public final class Preverifier {
         this.statements = new byte[n][];
         this.signatures = new byte[n][];
         this.cursor = new int[n];
-        this.held = new UnsafeBuffer[n];
-        this.heldLengths = new int[n][];
-        this.heldDirect = new boolean[n][];
-        this.heldSigners = new int[n][];
-        this.heldStatementLengths = new int[n][];
-        this.heldStatements = new byte[n][];
-        this.heldSignatures = new byte[n][];
-        this.heldHead = new int[n];
-        this.heldCount = new int[n];
+        this.held = new HeldChecks[n];
         for (int p = 0; p < n; p++) {
             if (p != self) {
-                held[p] = new UnsafeBuffer(new byte[OVERFLOW_ENTRIES * OVERFLOW_MESSAGE_BYTES]);
-                heldLengths[p] = new int[OVERFLOW_ENTRIES];
-                heldDirect[p] = new boolean[OVERFLOW_ENTRIES];
-                heldSigners[p] = new int[OVERFLOW_ENTRIES];
-                heldStatementLengths[p] = new int[OVERFLOW_ENTRIES];
-                heldStatements[p] = new byte[OVERFLOW_ENTRIES * statementBytes];
-                heldSignatures[p] = new byte[OVERFLOW_ENTRIES * 64];
+                held[p] = new HeldChecks(OVERFLOW_ENTRIES, OVERFLOW_MESSAGE_BYTES, statementBytes);
             }
         }
         for (int p = 0; p < n; p++) {
@@ -217,7 +195,7 @@ public final class Preverifier {
         }
         int n = services.length;
         for (int left = OVERFLOW_CHECKS_PER_CYCLE, idle = 0; left > 0 && idle < n; drainFrom = (drainFrom + 1) % n) {
-            if (heldCount[drainFrom] == 0) {
+            if (held[drainFrom] == null || held[drainFrom].count() == 0) {
                 idle++;
                 continue;
             }
@@ -232,33 +210,17 @@ public final class Preverifier {
     /** A check the worker cannot take: held for {@link #doWork} if its peer's ring has room, else handed in at once. */
     private void checkHereLater(int from, boolean isDirect, DirectBuffer buffer, int offset, int length, int signer,
                                 byte[] st, int stLength, byte[] sig) {
-        if (length > OVERFLOW_MESSAGE_BYTES || heldCount[from] == OVERFLOW_ENTRIES) {
+        if (!held[from].offer(isDirect, buffer, offset, length, signer, st, stLength, sig)) {
             handBack(from, isDirect, buffer, offset, length, DeferredChecks.Verdict.CHECK_HERE, signer, st, stLength, sig);
-            return;
         }
-        int e = (heldHead[from] + heldCount[from]) % OVERFLOW_ENTRIES;
-        heldCount[from]++;
-        held[from].putBytes(e * OVERFLOW_MESSAGE_BYTES, buffer, offset, length);
-        heldLengths[from][e] = length;
-        heldDirect[from][e] = isDirect;
-        heldSigners[from][e] = signer;
-        heldStatementLengths[from][e] = stLength;
-        System.arraycopy(st, 0, heldStatements[from], e * statementBytes, stLength);
-        System.arraycopy(sig, 0, heldSignatures[from], e * 64, 64);
     }
 
     /** Hands in peer {@code p}'s oldest held check, CHECK_HERE (copied out first: more may be held meanwhile). */
     private void handInHeld(int p) {
-        int e = heldHead[p];
-        heldHead[p] = (e + 1) % OVERFLOW_ENTRIES;
-        heldCount[p]--;
-        int length = heldLengths[p][e];
-        heldScratch.putBytes(0, held[p], e * OVERFLOW_MESSAGE_BYTES, length);
-        int stLength = heldStatementLengths[p][e];
-        System.arraycopy(heldStatements[p], e * statementBytes, statement, 0, stLength);
-        System.arraycopy(heldSignatures[p], e * 64, signature, 0, 64);
-        handBack(p, heldDirect[p][e], heldScratch, 0, length, DeferredChecks.Verdict.CHECK_HERE, heldSigners[p][e],
-            statement, stLength, signature);
+        HeldChecks h = held[p];
+        h.takeOldest(heldScratch, statement, signature);
+        handBack(p, h.takenDirect(), heldScratch, 0, h.takenLength(), DeferredChecks.Verdict.CHECK_HERE, h.takenSigner(),
+            statement, h.takenStatementLength(), signature);
     }
 
     private void release(int p, int s, DeferredChecks.Verdict verdict) {
@@ -297,8 +259,8 @@ public final class Preverifier {
     /** Checks waiting for their verdict now: on a worker, or held to be done on the agent thread. */
     public int waiting() {
         int w = 0;
-        for (int c : heldCount) {
-            w += c;
+        for (HeldChecks h : held) {
+            w += h == null ? 0 : h.count();
         }
         for (boolean[] b : busy) {
             if (b != null) {
