@@ -67,6 +67,13 @@ final class LeaderSuspicion {
         // a request from a client not executed in time ("no decision progress while requests are pending"); longer while
         // this replica has executed nothing (RequestTimeout); the censorship bound stays on the configured one
         long timeout = intake.requestTimeout().nanos(now);
+        // joining f others' complaints while this replica still executes waits the fixed timeout, not the adaptive one:
+        // a Byzantine follower complains always (f of the f+1) and can make one request wait for the slow path, longer
+        // than the fast-path waits the adaptive timeout learned; with the adaptive one there, that one request would
+        // replace a correct leader whenever the follower chose, and the longer wait, spanning the view change it caused,
+        // would never be measured (byz-withholding-complainer). A leader that stopped serving makes this replica idle,
+        // and idleness is judged on the adaptive timeout.
+        long fixed = intake.requestTimeout().fixedNanos(now);
         long censorship = CENSORSHIP_FACTOR * config.requestTimeoutNanos();
         for (int c = 0; c < config.clients(); c++) {
             long last = clientTable.lastExecuted(c);
@@ -79,16 +86,16 @@ final class LeaderSuspicion {
             // 13 ms before it complained, 20 ms after the other correct replica had sealed view 0)
             // (but not while the view re-commits what its NEW_VIEW re-proposed: ViewChange.recommitting)
             boolean idle = now - host.lastProgress() >= timeout;
-            boolean stalled = idle || (views.complaints().aboutByOthers(views.view(), self) >= config.quorum() - 1
-                && !views.recommitting(now, timeout));
+            boolean byOthers = views.complaints().aboutByOthers(views.view(), self) >= config.quorum() - 1
+                && !views.recommitting(now, fixed);
             if (!pending.holds(c, k)) {
                 k = pending.laterSessionFirst(c, last); // a restarted client's first request
             }
             if (k != 0 && pending.holds(c, k)) {
                 long waited = now - Math.max(pending.arrival(c, k), views.suspicionBase());
-                if ((waited >= timeout && stalled) || waited >= censorship) {
-                    return work + views.complain(now, timeout,
-                        waited >= timeout && stalled ? Suspicion.REQUEST_TIMEOUT : Suspicion.CENSORSHIP);
+                boolean timedOut = (waited >= timeout && idle) || (waited >= fixed && byOthers);
+                if (timedOut || waited >= censorship) {
+                    return work + views.complain(now, timeout, timedOut ? Suspicion.REQUEST_TIMEOUT : Suspicion.CENSORSHIP);
                 }
             }
             if (intake.farAheadSince(c) != 0) {

@@ -137,11 +137,21 @@ final class RequestTimeout {
         servedInView = false;
     }
 
-    /** The request timeout at {@code now}. */
-    long nanos(long now) {
+    /**
+     * The request timeout at {@code now} as if it did not adapt: the configured one, or {@link #INITIAL_FACTOR} times it
+     * while cold. {@link LeaderSuspicion} waits this long before joining f others' complaints while requests still
+     * execute here (see there).
+     */
+    long fixedNanos(long now) {
         boolean cold = !warm && (firstArrival < 0 || now - firstArrival < INITIAL_FACTOR * configured);
-        if (cold) {
-            return INITIAL_FACTOR * configured;
+        return cold ? INITIAL_FACTOR * configured : configured;
+    }
+
+    /** The request timeout at {@code now}: adaptive, at most {@link #fixedNanos}. */
+    long nanos(long now) {
+        long fixed = fixedNanos(now);
+        if (fixed != configured) {
+            return fixed; // cold
         }
         if (min == configured || longest == 0 || now - firstMeasured < INITIAL_FACTOR * configured) {
             return configured; // fixed, or not measured long enough (a fresh process's stalls come first)

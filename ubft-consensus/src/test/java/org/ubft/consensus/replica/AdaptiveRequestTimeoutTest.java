@@ -54,4 +54,31 @@ class AdaptiveRequestTimeoutTest {
         }
         assertTrue(c.clientList[0].accepted > 100, "served " + c.clientList[0].accepted);
     }
+
+    /**
+     * A Byzantine follower's standing complaint (f of the f+1) and one request that waits past the adaptive timeout
+     * while others execute (client 1's requests reach the leader 8 ms late; the adaptive timeout is a few ms, the
+     * configured one 20): the correct follower must not join the complaint before the configured timeout, or a correct
+     * leader is replaced whenever a Byzantine follower can make one request wait (byz-withholding-complainer).
+     */
+    @Test
+    void aByzantineFollowersStandingComplaintAndOneSlowRequestReplaceNoCorrectLeader() {
+        ModelCluster c = new ModelCluster(config(MS), 7);
+        c.run(250 * MS);
+        assertEquals(0, c.replicas[1].view());
+        long from = c.clock.now;
+        c.filter = (kind, f, to, b, o, l) -> !(kind == ModelCluster.Kind.REQUEST && f == 1 && to == 0
+            && c.clock.now - from < 8 * MS);
+        org.agrona.concurrent.UnsafeBuffer complaint = new org.agrona.concurrent.UnsafeBuffer(new byte[9]);
+        for (int ms = 0; ms < 12; ms++) {
+            complaint.putByte(0, (byte) org.ubft.consensus.wire.ConsensusWire.COMPLAINT);
+            complaint.putLong(1, c.replicas[1].view(), org.ubft.consensus.wire.ClientWire.ORDER);
+            c.sendAs(2, 0, complaint, 0, 9);
+            c.sendAs(2, 1, complaint, 0, 9);
+            c.run(MS);
+        }
+        assertTrue(c.clientList[0].accepted > 0);
+        assertEquals(0, c.replicas[1].view(), "the correct follower joined a standing complaint on one slow request");
+        assertEquals(0, c.replicas[0].view());
+    }
 }

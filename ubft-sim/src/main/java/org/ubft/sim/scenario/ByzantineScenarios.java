@@ -8,6 +8,7 @@ import org.ubft.sim.SimOptions;
 import org.ubft.sim.WideCtbcastChannel;
 import org.ubft.sim.cpu.CpuCosts;
 import org.ubft.sim.byzantine.AlwaysComplain;
+import org.ubft.sim.byzantine.WithholdingComplainer;
 import org.ubft.sim.byzantine.Amnesiac;
 import org.ubft.sim.byzantine.AnswersReproposalsEarly;
 import org.ubft.sim.byzantine.CensorClient;
@@ -243,6 +244,22 @@ public final class ByzantineScenarios {
             return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
         }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
         .withClientBehaviours(() -> new ClientBehaviour[] {new GapClient(FROM)});
+
+    /**
+     * A view-churn attack on the adaptive request timeout ({@code RequestTimeout}): follower 2 complains about every
+     * view every millisecond and withholds its votes for 1.5 ms of every 5 ({@link WithholdingComplainer}), so that a
+     * request now and then waits for the slow path, longer than the fast-path waits the correct replicas measured. Both
+     * clients must stay live, and the correct leader must not be replaced each time (checked by the liveness bound and
+     * {@code AdaptiveRequestTimeoutTest}'s count of views).
+     */
+    public static final Scenario WITHHOLDING_COMPLAINER = Scenario.of("byz-withholding-complainer",
+        "follower 2 complains about every view every 1 ms and withholds its votes 1.5 ms of every 5 from 5 ms on: both"
+            + " clients must stay live",
+        (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new WithholdingComplainer(FROM, 5 * MS, 3 * MS / 2)});
 
     /**
      * A view-churn attack on the rule that a replica which executed a request complains when its client asks for it
@@ -541,7 +558,7 @@ public final class ByzantineScenarios {
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_SWAP, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_BURST, SIGNATURE_BURST_LATE_CHECKERS, SIGNED_GARBAGE_BURST,
-        SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER,
+        SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER, WITHHOLDING_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
         GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
         WITHHOLDS_REPROPOSALS, MISFRAMED_COMMITS, ANSWERS_REPROPOSALS_EARLY);
