@@ -25,24 +25,13 @@ import java.util.function.IntFunction;
  * CHECK_HERE and is checked on the agent thread, paid by the token its first pass took: a peer's checks on that thread
  * stay within its verification budget, as with no workers at all, and a correct peer's burst is never lost for want of
  * queue room (the seal sends a CERTIFY for every slot since the checkpoint at once; dropped, each slot's certificate
- * had to be fetched again, and a view change could stall: docs/performance.md, "Signature workers"). Such a check waits
- * in its peer's ring ({@link #OVERFLOW_ENTRIES} messages of up to {@link #OVERFLOW_MESSAGE_BYTES} bytes) and
- * {@link #doWork} hands at most {@link #OVERFLOW_CHECKS_PER_CYCLE} of them in per duty cycle, a peer at a time: a
- * flooder's burst no longer puts its whole overflow on one duty cycle of the agent thread (docs/byzantine.md:
- * {@code byz-signed-garbage-burst} seed 27 checked 80 of the flooder's CERTIFYs there in one cycle, 136 signature
- * operations in all); what does not fit the ring is handed in at once, as before. Memory is fixed at construction:
- * per peer, twice the queue's capacity of message copies, and the ring. A CTBcast stream's messages are not checked here: they are judged in order, on the
+ * had to be fetched again, and a view change could stall: docs/performance.md, "Signature workers"). Memory is fixed at construction: per peer, twice the queue's
+ * capacity of message copies. A CTBcast stream's messages are not checked here: they are judged in order, on the
  * agent thread, and never refused (docs/design.md §3.2).
  */
 public final class Preverifier {
     /** Verdicts delivered per peer and duty cycle at most. */
     static final int POLL_LIMIT = 64;
-    /** Checks that did not fit the worker handed in (CHECK_HERE) per duty cycle at most, all peers together. */
-    public static final int OVERFLOW_CHECKS_PER_CYCLE = 32;
-    /** Such checks held per peer at most (a correct seal's burst: a CERTIFY per slot of the default window). */
-    static final int OVERFLOW_ENTRIES = 256;
-    /** The longest message held so (a CERTIFY or a CERTIFY_CHECKPOINT is about 120 bytes); longer ones at once. */
-    static final int OVERFLOW_MESSAGE_BYTES = 256;
 
     private final Replica replica;
     private final DeferredChecks checks;
@@ -67,9 +56,6 @@ public final class Preverifier {
     private final Handler handler = new Handler();
     private long submitted;
     private long overflowed;
-    private final HeldChecks[] held;
-    private final UnsafeBuffer heldScratch = new UnsafeBuffer(new byte[OVERFLOW_MESSAGE_BYTES]);
-    private int drainFrom;
 
     /**
      * @param services        per peer index, its checking service (null for {@code self}); each with message room for
@@ -103,12 +89,6 @@ public final class Preverifier {
         this.statements = new byte[n][];
         this.signatures = new byte[n][];
         this.cursor = new int[n];
-        this.held = new HeldChecks[n];
-        for (int p = 0; p < n; p++) {
-            if (p != self) {
-                held[p] = new HeldChecks(OVERFLOW_ENTRIES, OVERFLOW_MESSAGE_BYTES, statementBytes);
-            }
-        }
         for (int p = 0; p < n; p++) {
             if (p == self) {
                 continue;
@@ -153,7 +133,8 @@ public final class Preverifier {
         checks.signature(signature);
         if (s < 0) {
             overflowed++; // every slot of this peer waits for a verdict
-            checkHereLater(from, isDirect, buffer, offset, length, signer, statement, len, signature);
+            handBack(from, isDirect, buffer, offset, length, DeferredChecks.Verdict.CHECK_HERE, signer, statement, len,
+                signature);
             return;
         }
         busy[from][s] = true;
@@ -181,10 +162,7 @@ public final class Preverifier {
         return -1;
     }
 
-    /**
-     * Polls every peer's verdicts and hands their messages in again, then hands in at most
-     * {@link #OVERFLOW_CHECKS_PER_CYCLE} held checks to be done on this thread, a peer at a time; returns how many.
-     */
+    /** Polls every peer's verdicts and hands their messages in again; returns how many. */
     public int doWork() {
         int work = 0;
         for (int p = 0; p < services.length; p++) {
@@ -193,46 +171,16 @@ public final class Preverifier {
                 work += services[p].poll(handler, POLL_LIMIT);
             }
         }
-        int n = services.length;
-        for (int left = OVERFLOW_CHECKS_PER_CYCLE, idle = 0; left > 0 && idle < n; drainFrom = (drainFrom + 1) % n) {
-            if (held[drainFrom] == null || held[drainFrom].count() == 0) {
-                idle++;
-                continue;
-            }
-            idle = 0;
-            left--;
-            work++;
-            handInHeld(drainFrom);
-        }
         return work;
-    }
-
-    /** A check the worker cannot take: held for {@link #doWork} if its peer's ring has room, else handed in at once. */
-    private void checkHereLater(int from, boolean isDirect, DirectBuffer buffer, int offset, int length, int signer,
-                                byte[] st, int stLength, byte[] sig) {
-        if (!held[from].offer(isDirect, buffer, offset, length, signer, st, stLength, sig)) {
-            handBack(from, isDirect, buffer, offset, length, DeferredChecks.Verdict.CHECK_HERE, signer, st, stLength, sig);
-        }
-    }
-
-    /** Hands in peer {@code p}'s oldest held check, CHECK_HERE (copied out first: more may be held meanwhile). */
-    private void handInHeld(int p) {
-        HeldChecks h = held[p];
-        h.takeOldest(heldScratch, statement, signature);
-        handBack(p, h.takenDirect(), heldScratch, 0, h.takenLength(), DeferredChecks.Verdict.CHECK_HERE, h.takenSigner(),
-            statement, h.takenStatementLength(), signature);
     }
 
     private void release(int p, int s, DeferredChecks.Verdict verdict) {
         busy[p][s] = false;
-        System.arraycopy(statements[p], s * statementBytes, statement, 0, statementLengths[p][s]);
-        System.arraycopy(signatures[p], s * 64, signature, 0, 64);
         if (verdict == DeferredChecks.Verdict.CHECK_HERE) {
             overflowed++;
-            checkHereLater(p, direct[p][s], messages[p], s * maxMessageBytes, lengths[p][s], signers[p][s], statement,
-                statementLengths[p][s], signature);
-            return;
         }
+        System.arraycopy(statements[p], s * statementBytes, statement, 0, statementLengths[p][s]);
+        System.arraycopy(signatures[p], s * 64, signature, 0, 64);
         handBack(p, direct[p][s], messages[p], s * maxMessageBytes, lengths[p][s], verdict, signers[p][s], statement,
             statementLengths[p][s], signature);
     }
@@ -256,12 +204,9 @@ public final class Preverifier {
         return overflowed;
     }
 
-    /** Checks waiting for their verdict now: on a worker, or held to be done on the agent thread. */
+    /** Checks waiting for their verdict now. */
     public int waiting() {
         int w = 0;
-        for (HeldChecks h : held) {
-            w += h == null ? 0 : h.count();
-        }
         for (boolean[] b : busy) {
             if (b != null) {
                 for (boolean x : b) {

@@ -177,38 +177,6 @@ class PreverifierTest {
         assertEquals(0, counters.dropped(ReplicaCounters.Drop.DUPLICATE), counters.toString());
     }
 
-    /**
-     * What overflows the queue is checked on the agent thread at most {@code OVERFLOW_CHECKS_PER_CYCLE} per duty cycle:
-     * a burst of 60 valid CERTIFYs against a queue of one waits in the sender's ring and is handed in over several
-     * cycles, every one checked and taken (docs/byzantine.md: a flooder's burst checked 80 CERTIFYs in one duty cycle
-     * of the agent thread, 136 signature operations with the rest).
-     */
-    @Test
-    void anOverflowingBurstIsCheckedOnTheAgentThreadAFewDozenAPerDutyCycle() {
-        ModelCluster c = queueOfOne(slowPath().withWindow(128)); // room for the burst's 60 slots
-        long before = c.cryptos[0].verifications;
-        certifyBurst(c, 60);
-        assertEquals(before, c.cryptos[0].verifications, "nothing checked on the agent thread as the burst arrives");
-        int cycles = 0;
-        for (; cycles < 100 && c.preverifiers[0].waiting() > 0; cycles++) {
-            long was = c.cryptos[0].verifications;
-            c.preverifiers[0].doWork();
-            long here = c.cryptos[0].verifications - was;
-            assertTrue(here <= Preverifier.OVERFLOW_CHECKS_PER_CYCLE,
-                here + " checks on the agent thread in one duty cycle");
-        }
-        assertEquals(0, c.preverifiers[0].waiting());
-        assertTrue(cycles >= 2, "the overflow took " + cycles + " duty cycles; overflowed " + c.preverifiers[0].overflowed() + ", checked here " + (c.cryptos[0].verifications - before) + ", " + c.replicas[0].counters());
-        long overflowed = c.preverifiers[0].overflowed();
-        assertTrue(overflowed > Preverifier.OVERFLOW_CHECKS_PER_CYCLE,
-            "the burst overflows more than a cycle's checks: " + overflowed);
-        assertEquals(overflowed, c.cryptos[0].verifications - before, "the overflow is checked on the agent thread");
-        ReplicaCounters counters = c.replicas[0].counters();
-        assertEquals(0, counters.dropped(ReplicaCounters.Drop.OVER_BUDGET), counters.toString());
-        assertEquals(0, counters.dropped(ReplicaCounters.Drop.BAD_SIGNATURE), counters.toString());
-        assertEquals(0, counters.dropped(ReplicaCounters.Drop.DUPLICATE), counters.toString());
-    }
-
     /** A cluster whose replicas check each peer's signatures in a queue of one, once 4 requests were served. */
     private static ModelCluster queueOfOne(ReplicaConfig config) {
         ModelCluster c = new ModelCluster(config, 5);
