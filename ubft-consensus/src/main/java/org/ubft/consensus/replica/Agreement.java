@@ -151,6 +151,7 @@ final class Agreement implements SlowPath.Decisions {
         slots.prepBatch.putBytes(i * maxBatchBytes, buffer, at, length);
         slots.endorsed[i] = false;
         slots.prepTime[i] = clock.nanoTime();
+        slowPath.prepareAccepted(i);
         if (s < checkpoints.seq() + window) {
             acceptPrepare(s);
             slowPath.maybeCommit(s); // a certificate adopted before the PREPARE came

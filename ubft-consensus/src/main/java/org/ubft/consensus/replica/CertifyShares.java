@@ -16,7 +16,7 @@ import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
  * tried (so that no share is verified twice), and this replica's own shares that a later view's displaced ({@link
  * DisplacedOwnShares}: a peer sealing an earlier view may need them, Algorithm 3 line 5).
  *
- * <p>Fixed memory: 2W · n entries of (view, slot, digest, signature), and the displaced shares.
+ * <p>Fixed memory: 2W · n entries of (view, slot, digest, signature), the displaced shares, and as many parked ones.
  */
 final class CertifyShares {
     private final int n;
@@ -28,6 +28,8 @@ final class CertifyShares {
     private final long[] triedSlot;
     private final byte[] signature;
     private final DisplacedOwnShares displacedOwn;
+    /** Peers' shares held unchecked until their slot's PREPARE is accepted here ({@link ParkedShares}). */
+    final ParkedShares parked;
 
     CertifyShares(int table, int n, int quorum, int self) {
         this.n = n;
@@ -37,11 +39,13 @@ final class CertifyShares {
         triedSlot = new long[table * n];
         signature = new byte[table * n * SIGNATURE_BYTES];
         displacedOwn = new DisplacedOwnShares(table, DIGEST_BYTES, SIGNATURE_BYTES);
+        parked = new ParkedShares(table, n);
     }
 
     /** Forgets the shares of entry i: it now holds another slot (its displaced own shares stay, keyed by slot). */
     void clear(int i) {
         held.forgetGroup(i);
+        parked.clear(i);
     }
 
     /** Whether {@code signer}'s share of (v, s) is held at entry i (whatever its digest). */

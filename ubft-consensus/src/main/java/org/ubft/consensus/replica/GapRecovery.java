@@ -55,6 +55,9 @@ final class GapRecovery {
         /** Algorithm 2, lines 21-22 for slot s, once this replica can endorse it. */
         void acceptPrepare(long s);
 
+        /** The PREPARE of the slot at table index i was accepted ({@link SlowPath#prepareAccepted}). */
+        void prepareAccepted(int i);
+
         /** Decides slot s with the batch certified by f+1 matching COMMITs (Algorithm 2, line 41). */
         void decide(long s, DirectBuffer batch, int offset, int length);
 
@@ -488,6 +491,7 @@ final class GapRecovery {
             slots.endorsed[i] = false;
             slots.prepTime[i] = clock.nanoTime();
             counters.batchesFetched++;
+            host.prepareAccepted(i);
             host.acceptPrepare(s);
             host.maybeCommit(s);
             return;

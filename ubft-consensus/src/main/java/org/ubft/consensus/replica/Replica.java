@@ -67,6 +67,8 @@ public final class Replica {
     private final StageLatencies stages = new StageLatencies();
     private final Fingerprints fingerprints = new Fingerprints();
     private final Reader reader = new Reader();
+    /** A parked CERTIFY handed in again ({@link #judgeParked}). */
+    private final UnsafeBuffer parkedMessage = new UnsafeBuffer(new byte[ParkedShares.CERTIFY_BYTES]);
     /** Most the slow-path timeout adapts to, as a multiple of {@link ReplicaConfig#slowPathTimeoutNanos()}. */
     public static final int SLOW_PATH_TIMEOUT_MAX_FACTOR = SlowPath.SLOW_PATH_TIMEOUT_MAX_FACTOR;
 
@@ -341,8 +343,9 @@ public final class Replica {
 
     /** Proposals (leader), timers; returns work done. */
     public int doWork() {
+        int work = judgeParked();
         crypto.charge(-1);
-        int work = transfer.doWork();
+        work += transfer.doWork();
         long now = clock.nanoTime();
         if (summaries.takeOpened()) {
             work += retryDeferred();
@@ -354,6 +357,19 @@ public final class Replica {
         }
         agreement.slowPath().newCycle(); // the next duty cycle (its peers' messages, then this) gets a new allowance
         return work + outbox.flush();
+    }
+
+    /**
+     * Parked CERTIFYs whose PREPARE was accepted since ({@link ParkedShares}), handed in as if they came now (charged to
+     * their senders), at most {@link SlowPath#BULK_CERTIFIES_PER_CYCLE} a duty cycle; the rest in the next ones.
+     */
+    private int judgeParked() {
+        int judged = 0;
+        for (int q; judged < SlowPath.BULK_CERTIFIES_PER_CYCLE
+            && (q = agreement.slowPath().nextParked(parkedMessage)) >= 0; judged++) {
+            onTbcastDeliver(q, parkedMessage, 0, ParkedShares.CERTIFY_BYTES);
+        }
+        return judged;
     }
 
     /** Sends the COMMITs this duty cycle broadcast so far (several in one COMMITS message); the runtime calls it last. */

@@ -86,6 +86,8 @@ public final class ReplicaCounters {
     long certifiedAtEndorsement;
     /** Requests the leader proposed on f echoes without waiting for every follower, a peer being absent. */
     long proposedOnFEchoes;
+    /** Peers' CERTIFYs parked unchecked until their slot's PREPARE is accepted here ({@link ParkedShares}). */
+    long parkedCertifies;
     long executedRequests;
     long duplicateRequests;
     long viewChanges;
@@ -158,6 +160,11 @@ public final class ReplicaCounters {
     /** Requests proposed on f echoes at once because a peer was absent ({@link Absence}). */
     public long proposedOnFEchoes() {
         return proposedOnFEchoes;
+    }
+
+    /** Peers' CERTIFYs parked unchecked until their slot's PREPARE was accepted here ({@link ParkedShares}). */
+    public long parkedCertifies() {
+        return parkedCertifies;
     }
 
     public long executedRequests() {
@@ -264,6 +271,7 @@ public final class ReplicaCounters {
     public String toString() {
         return "decided_slots=" + decidedSlots + " empty_slots=" + emptySlots + " fast=" + fastDecisions + " slow=" + slowDecisions
             + " certified_at_endorsement=" + certifiedAtEndorsement + " proposed_on_f_echoes=" + proposedOnFEchoes
+            + " parked_certifies=" + parkedCertifies
             + " executed=" + executedRequests + " duplicates=" + duplicateRequests + " view_changes=" + viewChanges
             + " checkpoints=" + checkpoints + " state_transfers=" + stateTransfers + " suspicions=" + suspicions + " complaints=" + complaints
             + " complaints_by=" + complaintsByReason()

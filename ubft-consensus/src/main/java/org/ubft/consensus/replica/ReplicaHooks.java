@@ -101,6 +101,11 @@ final class ReplicaHooks implements GapRecovery.Host, RequestIntake.Host, ViewCh
     }
 
     @Override
+    public void prepareAccepted(int i) {
+        agreement.slowPath().prepareAccepted(i);
+    }
+
+    @Override
     public void decide(long s, DirectBuffer batch, int offset, int length) {
         agreement.decide(s, batch, offset, length, false);
     }

@@ -261,6 +261,16 @@ final class SlowPath {
             return;
         }
         b.getBytes(sigAt, signature, 0, SIGNATURE_BYTES);
+        if (from != self && slots.prepView[i] != v && !crypto.holdsVerdict()
+            && s >= Math.max(host.nextExec(), checkpoints.seq()) + config.pipeline()) {
+            // beyond the leader's pipeline and not prepared here: nothing can judge it by its digest yet, and nothing
+            // needs it before its PREPARE is accepted (a COMMIT carries the batch accepted here): parked unchecked and
+            // judged then (ParkedShares; a flood of valid signatures over garbage digests for the window's far slots
+            // was verified, byz-signed-garbage-burst seeds 3 and 90). A later copy replaces it
+            shares.parked.park(i, from, v, s, digest2, 0, signature, 0);
+            counters.parkedCertifies++;
+            return;
+        }
         int len = statements.certify(v, s, digest2, 0);
         // this replica's own share came back over the loopback, which no other process can write to
         if (from != self) {
@@ -281,6 +291,34 @@ final class SlowPath {
             certify(s); // keep the promise of WILL_CERTIFY: another replica started the slow path
             maybeCommit(s);
         }
+    }
+
+    /**
+     * The PREPARE of the slot at table index i was accepted here (its view and digest are in the slot table). A share of
+     * its view and slot held, verified, over another digest proves its signer Byzantine (Observation 3: every correct
+     * replica accepted this PREPARE and certifies only it; the share is the signer's own signature, whoever relayed
+     * it); the shares parked for it ({@link ParkedShares}) are judged from the next duty cycle ({@link #nextParked}).
+     */
+    void prepareAccepted(int i) {
+        long v = slots.prepView[i];
+        long s = slots.slotNo[i];
+        for (int q = 0; q < n; q++) {
+            if (q != self && shares.holds(i, q, v, s)
+                && !shares.matches(i, q, v, s, slots.prepDigest, i * DIGEST_BYTES) && !crypto.isProvedFaulty(q)) {
+                counters.drop(Drop.INVALID_CERTIFY);
+                crypto.provedFaulty(q);
+            }
+        }
+        shares.parked.prepared(i, v, s);
+    }
+
+    /**
+     * The next parked share whose PREPARE was accepted here, written to {@code into} as the CERTIFY message it came in;
+     * returns its sender, who the caller hands it in as ({@link Replica#onTbcastDeliver}), or -1 when none is left.
+     */
+    int nextParked(UnsafeBuffer into) {
+        writer.wrap(into, 0);
+        return shares.parked.take(slots.prepView, slots.slotNo, writer);
     }
 
     /** Algorithm 2, lines 34-36. */
