@@ -229,6 +229,16 @@ public final class ByzantineScenarios {
             + " client 1 must stay live", AFTER_GST, () -> new ForgingClient(FROM));
 
     /**
+     * A synchronous network from the start (GST at {@link #ATTACK_MS}, when the attack begins) and the usual liveness
+     * bound after it: the plan of the view-churn attacks below, whose faults are all their behaviours'.
+     */
+    private static final Scenario.Planner SYNCHRONOUS_ATTACK = (c, r) -> {
+        Faults.synchronous(c, r);
+        long gst = ATTACK_MS * MS;
+        return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
+    };
+
+    /**
      * A view-churn attack by a Byzantine client and a Byzantine replica together: client 0 leaves a hole in its request
      * numbers ({@link GapClient}), so every replica holds its later requests ahead of the next one for good, and
      * follower 2 complains about every view every millisecond ({@link AlwaysComplain}), which is f of the f+1
@@ -238,11 +248,7 @@ public final class ByzantineScenarios {
     public static final Scenario GAP_CLIENT_COMPLAINER = Scenario.of("byz-gap-client-complainer",
         "client 0 skips a request number from 5 ms on (its later requests wait at every replica for good) while follower"
             + " 2 complains about every view every 1 ms: client 1 must stay live, with no view change forced",
-        (c, r) -> {
-            Faults.synchronous(c, r);
-            long gst = ATTACK_MS * MS;
-            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
-        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
+        SYNCHRONOUS_ATTACK).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
         .withClientBehaviours(() -> new ClientBehaviour[] {new GapClient(FROM)});
 
     /**
@@ -255,11 +261,7 @@ public final class ByzantineScenarios {
     public static final Scenario WITHHOLDING_COMPLAINER = Scenario.of("byz-withholding-complainer",
         "follower 2 complains about every view every 1 ms and withholds its votes 1.5 ms of every 5 from 5 ms on: both"
             + " clients must stay live",
-        (c, r) -> {
-            Faults.synchronous(c, r);
-            long gst = ATTACK_MS * MS;
-            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
-        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new WithholdingComplainer(FROM, 5 * MS, 3 * MS / 2)});
+        SYNCHRONOUS_ATTACK).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new WithholdingComplainer(FROM, 5 * MS, 3 * MS / 2)});
 
     /**
      * A view-churn attack on the rule that a replica which executed a request complains when its client asks for it
@@ -271,11 +273,7 @@ public final class ByzantineScenarios {
     public static final Scenario REASKING_CLIENT_COMPLAINER = Scenario.of("byz-reasking-client-complainer",
         "client 0 asks every replica again for its last executed request from 5 ms on, sending nothing new, while"
             + " follower 2 complains about every view every 1 ms: client 1 must stay live",
-        (c, r) -> {
-            Faults.synchronous(c, r);
-            long gst = ATTACK_MS * MS;
-            return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
-        }).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
+        SYNCHRONOUS_ATTACK).withBehaviours(() -> new ReplicaBehaviour[] {null, null, new AlwaysComplain(FROM, MS)})
         .withClientBehaviours(() -> new ClientBehaviour[] {new ReaskingClient(FROM)});
 
     /**
