@@ -73,6 +73,15 @@ final class Proposer {
     private long fillDeliveredAt;
     /** A view this replica led before a restart: it does not propose in it again (it forgot what it proposed). */
     private long noProposalsIn = -1;
+    /**
+     * While this leader executed every slot it re-proposes: the new slots it proposed first after its NEW_VIEW,
+     * [firstNewFrom, firstNewEnd), whose COMMITs go before any re-proposal ({@link #holdsReproposals}); -1 when none
+     * (yet, or any more), and whether the first new proposals are still to come.
+     */
+    private long firstNewFrom = -1;
+    private long firstNewEnd = -1;
+    private long firstNewAt;
+    private boolean firstNewDue;
 
     Proposer(ReplicaConfig config, int self, SlotTable slots, PeerState[] peers, ByzantineChecks checks,
              ReplicaCounters counters, NanoClock clock, RequestIntake intake, ViewChange views, Checkpoints checkpoints,
@@ -109,6 +118,8 @@ final class Proposer {
     /** A view was entered: the earlier view's re-proposals are void. */
     void viewEntered() {
         fillNext = fillEnd = fillDelivered = 0;
+        firstNewFrom = firstNewEnd = -1;
+        firstNewDue = false;
     }
 
     /** Leader of a new view: re-propose slots [from, end) with MustPropose, then new ones from {@code end} (line 20). */
@@ -118,6 +129,8 @@ final class Proposer {
         fillDeliveredAt = clock.nanoTime();
         fillEnd = end;
         nextSlot = end;
+        firstNewFrom = firstNewEnd = -1;
+        firstNewDue = true;
     }
 
     /** This replica led {@code view} before a restart: it does not propose in it again. */
@@ -154,7 +167,14 @@ final class Proposer {
             // re-commits. Safe: Algorithm 3 lines 18-20 fix what each open slot is proposed with, not in which order;
             // each PREPARE is checked against MustPropose on its own (Algorithm 5, line 6) and each slot's agreement
             // (Theorem B.6) is its own; every re-proposal still follows.
+            long before = nextSlot;
             work += proposeNew(now);
+            if (firstNewDue && nextSlot > before) {
+                firstNewDue = false;
+                firstNewFrom = before;
+                firstNewEnd = nextSlot;
+                firstNewAt = now;
+            }
         }
         // The re-proposals in flight are bounded by the pipeline. While this leader executed them all, "in flight"
         // counts those no other replica answered yet (its WILL_CERTIFY or CERTIFY shows it delivered the PREPARE, and
@@ -163,7 +183,7 @@ final class Proposer {
         // CTBcast's slow path with a replica down, executed that slot (and replied) only after all of them. A
         // re-proposal nobody answers holds the rest for at most a slow-path timeout. Timing only, as above: a
         // Byzantine leader may pace its PREPAREs any way.
-        while (fillNext < fillEnd && summaries.mayBroadcast()
+        while (fillNext < fillEnd && summaries.mayBroadcast() && !(executedAll && holdsReproposals(now))
             && (executedAll ? fillNext - reproposalsDelivered(now)
                 : fillNext - Math.max(host.nextExec(), checkpoints.seq())) < config.pipeline()) {
             if (!proposeMust(me, fillNext)) {
@@ -176,6 +196,33 @@ final class Proposer {
             return work;
         }
         return work + proposeNew(now);
+    }
+
+    /**
+     * Whether the re-proposals wait for the first new slots' COMMITs (or decisions): a follower delivers this leader's
+     * stream in order, each message on CTBcast's slow path while a replica is down, so re-proposals sent with the first
+     * new PREPAREs stood between those PREPAREs and their COMMIT (up to W - 1 of them; on the lent 16-core host the
+     * first execution came 13-21 ms after the NEW_VIEW, docs/performance.md). At most
+     * {@link SlowPath#SLOW_PATH_TIMEOUT_MAX_FACTOR} slow-path timeouts after the first new proposal, so that a slot that
+     * does not get its certificate holds nothing back for long. Timing only: Algorithm 3 lines 18-20 fix what each open
+     * slot is proposed with, not when, and a follower's endorsement of a new slot does not wait for the re-proposals
+     * below it (as above, where new slots go first).
+     */
+    private boolean holdsReproposals(long now) {
+        if (firstNewEnd < 0) {
+            return false; // no new slot proposed yet: nothing to wait for
+        }
+        if (now - firstNewAt < SlowPath.SLOW_PATH_TIMEOUT_MAX_FACTOR * config.slowPathTimeoutNanos()) {
+            long view = views.view();
+            for (long s = firstNewFrom; s < firstNewEnd; s++) {
+                int i = slots.indexIfCurrent(s);
+                if (i >= 0 && !slots.decided[i] && slots.sentCommit[i] != view) {
+                    return true;
+                }
+            }
+        }
+        firstNewFrom = firstNewEnd = -1;
+        return false;
     }
 
     /** The first re-proposal sent that no other replica answered yet (fillNext if none). */
