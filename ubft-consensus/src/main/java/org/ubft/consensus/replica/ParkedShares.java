@@ -57,7 +57,7 @@ final class ParkedShares {
     /** Whether {@code signer} has a share of (v, s) parked at entry i. */
     boolean parked(int i, int signer, long v, long s) {
         int share = i * n + signer;
-        return view[share] == v + 1 && slot[share] == s;
+        return v >= 0 && view[share] == v + 1 && slot[share] == s; // (an entry not prepared has view -1)
     }
 
     /** Forgets what is parked at entry i: it now holds another slot. */

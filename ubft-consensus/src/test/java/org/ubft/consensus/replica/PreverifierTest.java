@@ -212,7 +212,8 @@ class PreverifierTest {
     }
 
     /**
-     * Replica 2 floods garbage CERTIFY and CERTIFY_CHECKPOINT messages far beyond what its queue holds: its queue
+     * Replica 2 floods garbage CERTIFY (for slots of the pipeline not prepared yet: beyond it they wait unchecked,
+     * {@link ParkedShares}) and CERTIFY_CHECKPOINT messages far beyond what its queue holds: its queue
      * overflows, and what does not fit is checked on the agent thread within replica 2's budget (its messages then
      * dropped as BAD_SIGNATURE, and once its tokens are spent, refused as OVER_BUDGET before any check), while
      * replica 1's checks, in their own queue, go on and the correct replicas keep deciding on the slow path.
@@ -228,8 +229,11 @@ class PreverifierTest {
             long view = c.replicas[0].view();
             long cp = c.replicas[0].checkpointSeq();
             int w = c.config.window();
+            long next = c.replicas[0].executedUpTo();
+            int p = c.config.pipeline();
             for (int j = 0; j < 20; j++) {
-                c.tbcastAs(2, certify(view, cp + random.nextInt(2 * w), random), 0, 1 + 16 + 32 + 64);
+                // slots of the pipeline ahead of those in flight: checked (beyond it they would wait unchecked)
+                c.tbcastAs(2, certify(view, next + 4 + random.nextInt(p - 4), random), 0, 1 + 16 + 32 + 64);
                 c.tbcastAs(2, certifyCheckpoint(cp + w, random), 0, 1 + 8 + 32 + 64);
             }
             c.run(50_000);

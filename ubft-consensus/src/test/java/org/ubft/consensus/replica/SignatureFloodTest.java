@@ -213,23 +213,14 @@ class SignatureFloodTest {
      */
     @Test
     void aSignedCertifyBeyondThePipelineWaitsUncheckedForItsPrepareWhichJudgesIt() {
-        ModelCluster c = new ModelCluster(config(), 24);
-        assertTrue(c.runUntilDone(10, 2_000 * MS));
-        stopClients(c);
-        c.run(5 * MS);
+        ModelCluster c = idle(24);
         long far = c.replicas[0].checkpointSeq() + 2L * c.config.window() - 1;
         assertTrue(far >= c.replicas[0].executedUpTo() + c.config.pipeline());
-        UnsafeBuffer m = watch(c, signedCertify(c.replicas[0].view(), far, new Random(4)));
-        c.tbcastAs(2, m, 0, m.capacity());
-        c.run(MS);
+        sendWatched(c, far, 4);
         assertEquals(0, c.cryptos[0].watchedChecks, "beyond the pipeline and not prepared: not checked");
         assertEquals(1, c.replicas[0].counters().parkedCertifies());
         assertTrue(!c.replicas[0].provedFaulty(2), "nothing judged it yet");
-        resumeClients(c);
-        for (int round = 0; round < 100 && c.replicas[0].executedUpTo() <= far; round++) {
-            c.run(5 * MS);
-        }
-        assertTrue(c.replicas[0].executedUpTo() > far, "the cluster served up to the slot");
+        serveBeyond(c, far);
         assertEquals(0, c.cryptos[0].watchedChecks, "judged by the accepted PREPARE's digest, not by a check");
         assertEquals(1, c.replicas[0].counters().dropped(ReplicaCounters.Drop.INVALID_CERTIFY));
         assertTrue(c.replicas[0].provedFaulty(2));
@@ -243,46 +234,52 @@ class SignatureFloodTest {
      */
     @Test
     void aVerifiedShareOfAnotherDigestThanThePrepareAcceptedLaterProvesItsSignerFaulty() {
-        ModelCluster c = new ModelCluster(config(), 25);
-        assertTrue(c.runUntilDone(10, 2_000 * MS));
-        stopClients(c);
-        c.run(5 * MS);
+        ModelCluster c = idle(25);
         long near = c.replicas[0].executedUpTo() + 1;
-        UnsafeBuffer m = watch(c, signedCertify(c.replicas[0].view(), near, new Random(5)));
-        c.tbcastAs(2, m, 0, m.capacity());
-        c.run(MS);
+        sendWatched(c, near, 5);
         assertEquals(1, c.cryptos[0].watchedChecks, "within the pipeline: checked");
         assertEquals(0, c.replicas[0].counters().parkedCertifies());
         assertTrue(!c.replicas[0].provedFaulty(2), "a valid signature, no PREPARE yet: nothing proves it faulty");
-        resumeClients(c);
-        for (int round = 0; round < 100 && c.replicas[0].executedUpTo() <= near; round++) {
-            c.run(5 * MS);
-        }
-        assertTrue(c.replicas[0].executedUpTo() > near);
+        serveBeyond(c, near);
         assertTrue(c.replicas[0].provedFaulty(2), "its held share contradicts the PREPARE accepted");
         assertEquals(1, c.replicas[0].counters().dropped(ReplicaCounters.Drop.INVALID_CERTIFY));
         assertTrue(!c.replicas[0].provedFaulty(1), "the correct follower is not");
     }
 
-    private static void stopClients(ModelCluster c) {
+    /** A cluster that served a few requests and then stopped: nothing in flight. */
+    private static ModelCluster idle(long seed) {
+        ModelCluster c = new ModelCluster(config(), seed);
+        assertTrue(c.runUntilDone(10, 2_000 * MS));
         for (ModelCluster.TestClient client : c.clientList) {
             client.target = client.accepted + 1; // the one in flight finishes
         }
+        c.run(5 * MS);
+        return c;
     }
 
-    private static void resumeClients(ModelCluster c) {
-        for (ModelCluster.TestClient client : c.clientList) {
-            client.target = Long.MAX_VALUE;
-        }
-    }
-
-    /** Watches replica 0's checks of the CERTIFY {@code m}'s digest from now on; returns {@code m}. */
-    private static UnsafeBuffer watch(ModelCluster c, UnsafeBuffer m) {
+    /**
+     * Replica 2 sends replica 0 (and the others) a CERTIFY for slot s under its valid signature of a digest drawn from
+     * {@code seed}; replica 0's checks of that digest are counted from now on ({@code watchedChecks}), over 1 ms first.
+     */
+    private static void sendWatched(ModelCluster c, long s, long seed) {
+        UnsafeBuffer m = signedCertify(c.replicas[0].view(), s, new Random(seed));
         byte[] digest = new byte[32];
         m.getBytes(17, digest);
         c.cryptos[0].watched = digest;
         c.cryptos[0].watchedChecks = 0;
-        return m;
+        c.tbcastAs(2, m, 0, m.capacity());
+        c.run(MS);
+    }
+
+    /** The clients go on until replica 0 executed slot s. */
+    private static void serveBeyond(ModelCluster c, long s) {
+        for (ModelCluster.TestClient client : c.clientList) {
+            client.target = Long.MAX_VALUE;
+        }
+        for (int round = 0; round < 100 && c.replicas[0].executedUpTo() <= s; round++) {
+            c.run(5 * MS);
+        }
+        assertTrue(c.replicas[0].executedUpTo() > s, "the cluster served up to slot " + s);
     }
 
     /** Replica 0's checks of replica 2's signed CERTIFY for slot s (its digest drawn from {@code seed}) over 1 ms. */
