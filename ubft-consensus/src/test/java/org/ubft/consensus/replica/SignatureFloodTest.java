@@ -284,13 +284,7 @@ class SignatureFloodTest {
 
     /** Replica 0's checks of replica 2's signed CERTIFY for slot s (its digest drawn from {@code seed}) over 1 ms. */
     private static long checksOf(ModelCluster c, long s, long seed) {
-        UnsafeBuffer m = signedCertify(c.replicas[0].view(), s, new Random(seed));
-        byte[] digest = new byte[32];
-        m.getBytes(17, digest);
-        c.cryptos[0].watched = digest;
-        c.cryptos[0].watchedChecks = 0;
-        c.tbcastAs(2, m, 0, m.capacity());
-        c.run(MS);
+        sendWatched(c, s, seed);
         c.cryptos[0].watched = null;
         return c.cryptos[0].watchedChecks;
     }
