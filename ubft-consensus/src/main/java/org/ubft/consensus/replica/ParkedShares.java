@@ -7,7 +7,7 @@ import static org.ubft.consensus.wire.ConsensusWire.DIGEST_BYTES;
 import static org.ubft.consensus.wire.ConsensusWire.SIGNATURE_BYTES;
 
 /**
- * Peers' CERTIFY shares held unchecked (docs/design.md §14, "CERTIFYs ahead of their PREPARE wait unchecked"): a
+ * Peers' CERTIFY shares held unchecked (docs/design.md §3, item 2, where the argument is): a
  * CERTIFY for a slot whose PREPARE this replica has not accepted in the share's view, beyond the leader's pipeline
  * from the next slot to execute. Such a share cannot be judged by its digest yet (Observation 3 needs the accepted
  * PREPARE) and is of no use before that PREPARE (a COMMIT carries the batch this replica accepted, {@link
