@@ -39,6 +39,7 @@ public final class SignatureFlood extends ByzantineBehaviour {
     private final boolean flooding;
     private final int certifies;
     private final boolean ownSignatures;
+    private final boolean ahead;
     private OwnSignatures signer;
     private final long[] sent = new long[256];
     private ReplicaOutput out;
@@ -59,11 +60,24 @@ public final class SignatureFlood extends ByzantineBehaviour {
      * @param ownSignatures whether its messages carry valid signatures of its own over their garbage
      */
     public SignatureFlood(long from, long period, boolean flooding, int certifies, boolean ownSignatures) {
-        super(!flooding ? "signature-flood-off" : ownSignatures ? "signed-garbage-flood" : "signature-flood", from);
+        this(from, period, flooding, certifies, ownSignatures, false);
+    }
+
+    /**
+     * @param ahead whether its CERTIFYs aim at the slots just ahead of the correct replicas' execution, within the
+     *              leader's pipeline ({@code consensus.pipeline}), instead of anywhere in the window: the slots a
+     *              receiver still checks a CERTIFY for before their PREPARE (beyond the pipeline it parks it unchecked,
+     *              {@code ParkedShares}), and among them those not proposed yet, which no PREPARE contradicts soon
+     */
+    public SignatureFlood(long from, long period, boolean flooding, int certifies, boolean ownSignatures,
+                          boolean ahead) {
+        super(!flooding ? "signature-flood-off" : ahead ? "signed-garbage-ahead"
+            : ownSignatures ? "signed-garbage-flood" : "signature-flood", from);
         this.period = period;
         this.flooding = flooding;
         this.certifies = certifies;
         this.ownSignatures = ownSignatures;
+        this.ahead = ahead;
     }
 
     /** Garbage-signed messages of consensus type {@code type} sent. */
@@ -106,13 +120,24 @@ public final class SignatureFlood extends ByzantineBehaviour {
         long checkpoint = o.highestCorrectCheckpoint();
         bursts++;
         acted();
-        // CERTIFY(view, slot in the window, digest, garbage signature)
-        int first = slot.random().nextInt(window);
+        // CERTIFY(view, slot in the window, digest, garbage signature); ahead: slots from the correct replicas'
+        // furthest execution on, within the pipeline
+        long base = checkpoint;
+        int span = window;
+        if (ahead) {
+            for (int r = 0; r < n; r++) {
+                if (o.correct(r)) {
+                    base = Math.max(base, o.executedUpTo(r));
+                }
+            }
+            span = Math.max(1, slot.cluster().consensus().pipeline());
+        }
+        int first = slot.random().nextInt(span);
         for (int c = 0; c < certifies; c++) {
             UnsafeBuffer certify = new UnsafeBuffer(new byte[17 + ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES]);
             certify.putByte(0, (byte) ConsensusWire.CERTIFY);
             certify.putLong(1, view, ConsensusMessages.ORDER);
-            certify.putLong(9, checkpoint + (first + c) % window, ConsensusMessages.ORDER);
+            certify.putLong(9, base + (first + c) % span, ConsensusMessages.ORDER);
             certify.putBytes(17, garbage(slot, ConsensusWire.DIGEST_BYTES + ConsensusWire.SIGNATURE_BYTES));
             tbcast(certify, ConsensusWire.CERTIFY);
         }

@@ -67,11 +67,7 @@ public final class ByzantineScenarios {
 
     private static Scenario byz(String name, String description, int slot, Supplier<ReplicaBehaviour> behaviour,
                                 long bound) {
-        return Scenario.of(name, description, (c, r) -> {
-            Faults.synchronous(c, r);
-            long gst = ATTACK_MS * MS;
-            return new Plan(gst, gst + AFTER_GST + bound, bound);
-        }).withBehaviours(() -> {
+        return Scenario.of(name, description, synchronousAttack(bound)).withBehaviours(() -> {
             ReplicaBehaviour[] b = new ReplicaBehaviour[slot + 1];
             b[slot] = behaviour.get();
             return b;
@@ -232,11 +228,16 @@ public final class ByzantineScenarios {
      * A synchronous network from the start (GST at {@link #ATTACK_MS}, when the attack begins) and the usual liveness
      * bound after it: the plan of the view-churn attacks below, whose faults are all their behaviours'.
      */
-    private static final Scenario.Planner SYNCHRONOUS_ATTACK = (c, r) -> {
-        Faults.synchronous(c, r);
-        long gst = ATTACK_MS * MS;
-        return new Plan(gst, gst + AFTER_GST + LIVENESS_BOUND, LIVENESS_BOUND);
-    };
+    private static final Scenario.Planner SYNCHRONOUS_ATTACK = synchronousAttack(LIVENESS_BOUND);
+
+    /** A synchronous network from the start, GST when the attack begins, and liveness within {@code bound} after it. */
+    private static Scenario.Planner synchronousAttack(long bound) {
+        return (c, r) -> {
+            Faults.synchronous(c, r);
+            long gst = ATTACK_MS * MS;
+            return new Plan(gst, gst + AFTER_GST + bound, bound);
+        };
+    }
 
     /**
      * A view-churn attack by a Byzantine client and a Byzantine replica together: client 0 leaves a hole in its request
@@ -386,6 +387,18 @@ public final class ByzantineScenarios {
         + " from 5 ms on, a CERTIFY for each of 96 slots at once with a garbage digest under a valid signature of its"
         + " own (W = 256, t = 128), the peers' checking workers running only between duty cycles",
         2, () -> new SignatureFlood(FROM, 1_000_000, true, 96, true))
+        .withOptions(r -> SimOptions.defaults().withWindowAndTail(256, 128).withLateCheckers());
+
+    /**
+     * {@link #SIGNED_GARBAGE_BURST} aimed where a receiver still checks a CERTIFY before its PREPARE: each burst's 16
+     * CERTIFYs (valid signatures of the flooder's own over garbage digests) for slots from the correct replicas'
+     * furthest execution on, within the leader's pipeline; beyond it they would wait unchecked ({@code ParkedShares}).
+     */
+    public static final Scenario SIGNED_GARBAGE_AHEAD = byz("byz-signed-garbage-ahead", "a follower sends, every 1 ms"
+        + " from 5 ms on, a CERTIFY for each of 16 slots just ahead of the correct replicas' execution (within the"
+        + " pipeline) with a garbage digest under a valid signature of its own (W = 256, t = 128), the peers' checking"
+        + " workers running only between duty cycles",
+        2, () -> new SignatureFlood(FROM, 1_000_000, true, 16, true, true))
         .withOptions(r -> SimOptions.defaults().withWindowAndTail(256, 128).withLateCheckers());
 
     /**
@@ -556,6 +569,7 @@ public final class ByzantineScenarios {
         FORGER, FORGING_LEADER, FORGED_REQUEST_LEADER, SIGN_EVERYTHING, SIGN_EVERYTHING_NO_LOCKS, CLIENT_LEADER_ONLY, CLIENT_EQUIVOCATE, CLIENT_REPLAY, CLIENT_SWAP, CLIENT_FORGE,
         REGISTER_WRITER, REGISTER_WRITER_NO_COOLDOWN, AMNESIAC_LEADER_FORK, ROLLED_BACK_LEADER_FORK, MUTATOR_LEADER,
         MUTATOR_FOLLOWER, SILENT_AT_VIEW_CHANGE, SIGNATURE_FLOOD, SIGNATURE_BURST, SIGNATURE_BURST_LATE_CHECKERS, SIGNED_GARBAGE_BURST,
+        SIGNED_GARBAGE_AHEAD,
         SIGNATURE_FLOOD_FREE, GAP_CLIENT_COMPLAINER, WITHHOLDING_COMPLAINER,
         FORGED_THEN_GENUINE, REASKING_CLIENT_COMPLAINER, REQUEST_FLOOD, OVERSIZED, OVERSIZED_WIDE, GARBLER_LEADER,
         GARBLER_FOLLOWER, REFUSING_FLOODER, REFUSING_MUTE_FOLLOWER, REFUSING_COMPLAINER,
